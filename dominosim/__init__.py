@@ -1,0 +1,37 @@
+"""dominosim: seeded, exact-rule domino simulations turned into trustworthy numbers.
+
+The public API lives here:
+
+>>> import dominosim as ds
+>>> rules = ds.Rules.preset("block", players=4)
+>>> hands = ds.simulate(rules, ["bully", "random", "bully", "random"], n_hands=10, seed=7)
+>>> log = ds.replay(rules, ["bully", "random", "bully", "random"], seed=7, hand=3)
+>>> int(hands.loc[3, "points"]) == log.record["points"]
+True
+"""
+
+from .api import replay, simulate, simulate_matches
+from .game import IllegalMoveError, Move
+from .reference import HandLog, MatchLog, play_hand, play_match
+from .rules import PRESETS, Rules
+from .strategies import BUILTINS, SeatView
+from .transcript import transcript
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "BUILTINS",
+    "PRESETS",
+    "HandLog",
+    "IllegalMoveError",
+    "MatchLog",
+    "Move",
+    "Rules",
+    "SeatView",
+    "play_hand",
+    "play_match",
+    "replay",
+    "simulate",
+    "simulate_matches",
+    "transcript",
+]

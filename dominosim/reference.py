@@ -1,0 +1,230 @@
+"""The reference engine: plays hands and matches of any :class:`~dominosim.rules.Rules` with one
+strategy per seat, in plain Python, with full event logs.
+
+It is the oracle the compiled engine is tested against and the place to read how a hand unfolds:
+:func:`deal` (shuffle, redeal while no seat holds a double), then :func:`play_out` (the opening, then
+one :func:`take_turn` after another until the hand ends).
+
+Examples
+--------
+>>> from dominosim.rules import Rules
+>>> rules = Rules.preset("draw", players=2)
+>>> log = play_hand(rules, ["random", "bully"], seed=7, hand=0)
+>>> log.record["plays"] >= 1, log.events[-1].kind
+(True, 'end')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from .game import Event, GameState, IllegalMoveError, Move
+from .rng import Stream, deal_stream, hand_key, match_hand_key, seat_stream, stream_key
+from .rules import Rules
+from .strategies import Strategy, resolve_lineup, view_of
+from .tiles import IS_DOUBLE, n_tiles, tile_id, tile_of
+
+MAX_REDEALS = 1_000_000
+MAX_MATCH_HANDS = 100_000
+
+Hands = list[list[tuple[int, int]]]
+
+
+@dataclass
+class HandLog:
+    """Everything that happened in one hand.
+
+    Attributes
+    ----------
+    rules : Rules
+    seed, hand : int
+        The run seed and hand index (for a match hand, ``hand`` is ``(match, k)``).
+    deals : list of (hands, boneyard)
+        Every deal in order; all but the last were redealt for want of a double.
+    events : list of Event
+        Every play, draw and knock, then the end.
+    record : dict
+        The hand record (the columns of :mod:`dominosim.records`, with tiles as ``(a, b)``).
+    """
+
+    rules: Rules
+    seed: int
+    hand: Any
+    deals: list[tuple[Hands, list[tuple[int, int]]]]
+    events: list[Event]
+    record: dict[str, Any] = field(default_factory=dict)
+
+    def transcript(self) -> str:
+        """The hand as text a person can follow at the table (see :func:`dominosim.transcript`)."""
+        from .transcript import transcript
+
+        return transcript(self)
+
+
+def deal(rules: Rules, key: int) -> list[tuple[Hands, list[tuple[int, int]]]]:
+    """Every deal of the hand keyed ``key``: deal ``k`` shuffles the whole set with stream ``k``;
+    seat ``s`` takes positions ``s*h .. s*h+h-1``, the boneyard the rest in order. Under
+    ``opening='highest_double'`` deals repeat until some seat holds a double."""
+    deals = []
+    h, players = rules.hand_size, rules.players
+    for k in range(MAX_REDEALS):
+        ids = list(range(n_tiles(rules.max_pip)))
+        Stream(stream_key(key, deal_stream(k))).shuffle(ids)
+        hands = [[tile_of(t) for t in ids[s * h:(s + 1) * h]] for s in range(players)]
+        boneyard = [tile_of(t) for t in ids[players * h:]]
+        deals.append((hands, boneyard))
+        if rules.opening == "any" or any(IS_DOUBLE[t] for t in ids[: players * h]):
+            return deals
+    raise RuntimeError(f"No double was dealt in {MAX_REDEALS} deals.")
+
+
+def _ask(strategy: Strategy, state: GameState, seat: int, moves: list[Move], rng: Stream) -> Move:
+    if len(moves) == 1:
+        return moves[0]
+    move = strategy.choose(view_of(state, seat), moves, rng)
+    if move not in moves:
+        raise IllegalMoveError(
+            f"Strategy {getattr(strategy, 'name', strategy)!r} at seat {seat} chose {move!r}, "
+            f"which is not one of its legal moves {moves}.")
+    return Move(*move)
+
+
+def take_turn(state: GameState, strategies: Sequence[Strategy], rngs: Sequence[Stream]) -> None:
+    """The seat to move plays if it can; if not it draws as the rules say, then plays or knocks."""
+    seat = state.to_move
+    moves = state.legal_moves(seat)
+    if not moves and state.rules.draw == "until_playable":
+        while not moves and state.drawable() > 0:
+            state.draw(seat)
+            moves = state.legal_moves(seat)
+    elif not moves and state.rules.draw == "one" and state.drawable() > 0:
+        state.draw(seat)
+        moves = state.legal_moves(seat)
+    if moves:
+        state.play(seat, _ask(strategies[seat], state, seat, moves, rngs[seat]))
+    else:
+        state.knock(seat)
+
+
+def play_out(state: GameState, strategies: Sequence[Strategy], rngs: Sequence[Stream]) -> None:
+    """Open the hand and take turns until it ends."""
+    if state.rules.opening == "highest_double":
+        state.open_with_highest_double()
+    else:
+        leader = state.rules.leader
+        state.lead(_ask(strategies[leader], state, leader, state.legal_moves(leader), rngs[leader]))
+    while not state.over:
+        take_turn(state, strategies, rngs)
+
+
+def record_of(state: GameState, redeals: int, hand: Any = 0) -> dict[str, Any]:
+    """The hand record of a finished hand."""
+    events = state.events
+    rec: dict[str, Any] = {
+        "hand": hand,
+        "opener": state.opener,
+        "opening_double": state.opening_tile[0] if state.opening_tile[0] == state.opening_tile[1]
+        else -1,
+        "opening_tile": tile_id(state.opening_tile),
+        "redeals": redeals,
+        "end": 0 if state.how == "out" else 1,
+        "winning_side": state.winning_side,
+        "points": state.points,
+        "plays": sum(e.kind == "play" for e in events),
+        "knocks": sum(e.kind == "knock" for e in events),
+        "draws": sum(e.kind == "draw" for e in events),
+        "stitch_ups": sum(state.stitch_ups),
+        "boneyard_left": len(state.boneyard),
+        "out_seat": state.out_seat,
+    }
+    left = state.pips_left()
+    for s in range(state.rules.players):
+        rec[f"pips_{s}"] = left[s]
+    for s in range(state.rules.players):
+        rec[f"tiles_left_{s}"] = len(state.hands[s])
+    for s in range(state.rules.players):
+        rec[f"stitch_ups_{s}"] = state.stitch_ups[s]
+    return rec
+
+
+def play_keyed(rules: Rules, strategies: Sequence[Strategy], key: int, seed: int = 0,
+               hand: Any = 0, deal_override: tuple[Hands, list] | None = None) -> HandLog:
+    """Play the hand whose streams are keyed ``key`` (or the explicit ``deal_override``)."""
+    deals = [deal_override] if deal_override is not None else deal(rules, key)
+    hands, boneyard = deals[-1]
+    state = GameState.from_deal(rules, [list(h) for h in hands], list(boneyard))
+    rngs = [Stream(stream_key(key, seat_stream(s))) for s in range(rules.players)]
+    play_out(state, strategies, rngs)
+    log = HandLog(rules, seed, hand, deals, state.events)
+    log.record = record_of(state, len(deals) - 1, hand)
+    return log
+
+
+def play_hand(rules: Rules, strategies: Any, seed: int = 0, hand: int = 0,
+              deal: tuple[Hands, list] | None = None) -> HandLog:
+    """Play hand ``hand`` of the run seeded ``seed`` and return its :class:`HandLog`.
+
+    Parameters
+    ----------
+    rules : Rules
+    strategies : str, strategy, or a sequence of one per seat
+    seed, hand : int
+        Identify the hand: its deal, draws and every strategy choice come from ``(seed, hand)``.
+    deal : (hands, boneyard), optional
+        Play this deal instead (scripted hands in tests and teaching): ``hands`` a list of tile
+        lists by seat, ``boneyard`` the sleeping tiles in the order they will be drawn.
+
+    Examples
+    --------
+    >>> from dominosim.rules import Rules
+    >>> r = Rules.preset("block", players=2, max_pip=2, hand_size=2)
+    >>> log = play_hand(r, "bully", deal=([[(2, 2), (0, 1)], [(1, 2), (0, 0)]], [(0, 2), (1, 1)]))
+    >>> [(e.kind, e.seat, e.tile) for e in log.events[:-1]]
+    [('play', 0, (2, 2)), ('play', 1, (1, 2)), ('play', 0, (0, 1)), ('play', 1, (0, 0))]
+    >>> log.record["winning_side"], log.record["points"]
+    (1, 0)
+    """
+    return play_keyed(rules, resolve_lineup(rules, strategies), hand_key(seed, hand), seed, hand,
+                      deal_override=deal)
+
+
+@dataclass
+class MatchLog:
+    """A match: its hands, in order, and the running score by side."""
+
+    rules: Rules
+    seed: int
+    match: int
+    hands: list[HandLog]
+    scores: list[int]
+    winning_side: int
+
+
+def play_match(rules: Rules, strategies: Any, seed: int = 0, match: int = 0) -> MatchLog:
+    """Play match ``match`` of the run seeded ``seed`` to ``rules.target``.
+
+    Hand ``k`` is keyed by ``(seed, match, k)``; after each hand the winning side adds its points,
+    and the first side to reach the target wins.
+
+    Examples
+    --------
+    >>> from dominosim.rules import Rules
+    >>> m = play_match(Rules.preset("draw", players=2, target=30), "random", seed=1)
+    >>> max(m.scores) >= 30, m.scores[m.winning_side] == max(m.scores)
+    (True, True)
+    """
+    lineup = resolve_lineup(rules, strategies)
+    scores = [0] * rules.n_sides
+    logs = []
+    for k in range(MAX_MATCH_HANDS):
+        log = play_keyed(rules, lineup, match_hand_key(seed, match, k), seed, (match, k))
+        logs.append(log)
+        side = log.record["winning_side"]
+        if side >= 0:
+            scores[side] += log.record["points"]
+            if scores[side] >= rules.target:
+                return MatchLog(rules, seed, match, logs, scores, side)
+    raise RuntimeError(f"No side reached the target in {MAX_MATCH_HANDS} hands.")
+

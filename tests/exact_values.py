@@ -1,0 +1,91 @@
+"""Shared helpers: estimate the quantities of ../shared/validation/exact.csv from hand records."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+import dominosim as ds
+
+
+
+def find_validation() -> Path:
+    """The validation folder: ../shared/validation beside the checkout (as CI lays it out)."""
+    for base in Path(__file__).resolve().parents:
+        candidate = base / "shared" / "validation"
+        if (candidate / "exact.csv").exists():
+            return candidate
+    raise FileNotFoundError("../shared/validation/exact.csv was not found beside the checkout.")
+
+
+def exact_table() -> pd.DataFrame:
+    return pd.read_csv(find_validation() / "exact.csv", dtype={"config_id": str})
+
+
+def rules_of(row: pd.Series) -> ds.Rules:
+    return ds.Rules(
+        max_pip=int(row.max_pip), players=int(row.players), hand_size=int(row.hand_size),
+        partnerships=bool(row.partnerships), draw=row.draw, opening_arms=int(row.opening_arms),
+        fill_opening_first=bool(row.fill_opening_first), doubles_branch=bool(row.doubles_branch),
+        scoring=row.scoring)
+
+
+def samples(rules: ds.Rules, df: pd.DataFrame, quantity: str) -> np.ndarray | None:
+    """Per-hand values whose mean estimates ``quantity`` (None: not a per-hand quantity)."""
+    players = rules.players
+    opener = df["opener"].to_numpy().astype(int)
+    win = df["winning_side"].to_numpy().astype(int)
+    points = df["points"].to_numpy().astype(float)
+    n_sides = rules.n_sides
+    opener_side = opener % n_sides if rules.partnerships else opener
+    # side k counted from the opener's side
+    rel = np.where(win >= 0, (win - opener_side) % n_sides, -1)
+    simple = {
+        "P_opener_side_wins": rel == 0,
+        "P_tie": win < 0,
+        "P_blocked": df["end"].to_numpy() == "blocked",
+        "P_chip_out": df["end"].to_numpy() == "out",
+        "E_points_winner": points,
+        "E_plays": df["plays"].to_numpy(),
+        "E_knocks": df["knocks"].to_numpy(),
+        "E_draws": df["draws"].to_numpy(),
+        "E_stitchups": df["stitch_ups"].to_numpy(),
+        "P_at_least_one_redeal": df["redeals"].to_numpy() > 0,
+        "E_redeals": df["redeals"].to_numpy(),
+    }
+    if quantity in simple:
+        return np.asarray(simple[quantity], dtype=float)
+    if quantity.startswith("P_side") and quantity.endswith("_wins"):
+        k = int(quantity[len("P_side"):-len("_wins")])
+        return (rel == k).astype(float)
+    if quantity.startswith("E_points_side"):
+        k = int(quantity[len("E_points_side"):])
+        return np.where(rel == k, points, 0.0)
+    if quantity.startswith("E_stitchups_seat"):
+        k = int(quantity[len("E_stitchups_seat"):])
+        per_seat = df[[f"stitch_ups_{s}" for s in range(players)]].to_numpy()
+        return per_seat[np.arange(len(df)), (opener + k) % players].astype(float)
+    if quantity.startswith("P_opening_double_"):
+        d = int(quantity.split("_")[-1].split("-")[0])
+        return (df["opening_double"].to_numpy() == d).astype(float)
+    return None
+
+
+def check_config(rules: ds.Rules, rows: pd.DataFrame, df: pd.DataFrame, z: float = 4.0) -> list[str]:
+    """Every quantity whose estimate lies more than ``z`` standard errors from its exact value."""
+    failures = []
+    n = len(df)
+    for row in rows.itertuples():
+        x = samples(rules, df, row.quantity)
+        if x is None:
+            continue
+        mean = x.mean()
+        se = x.std(ddof=1) / np.sqrt(n) if n > 1 else np.inf
+        exact = float(row.exact_float)
+        # a quantity that is exactly constant must be met exactly
+        tolerance = z * se if se > 0 else 1e-12
+        if abs(mean - exact) > tolerance:
+            failures.append(f"{row.quantity}: estimate {mean:.6f}, exact {exact:.6f}, se {se:.6f}")
+    return failures
