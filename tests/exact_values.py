@@ -10,7 +10,6 @@ import pandas as pd
 import dominosim as ds
 
 
-
 def find_validation() -> Path:
     """The validation folder: ../shared/validation beside the checkout (as CI lays it out)."""
     for base in Path(__file__).resolve().parents:
