@@ -15,6 +15,7 @@ from .game import IllegalMoveError, Move
 from .reference import HandLog, MatchLog, play_hand, play_match
 from .rules import PRESETS, Rules
 from .strategies import BUILTINS, SeatView
+from .summary import Summary
 from .transcript import transcript
 
 __version__ = "0.1.0"
@@ -28,6 +29,7 @@ __all__ = [
     "Move",
     "Rules",
     "SeatView",
+    "Summary",
     "play_hand",
     "play_match",
     "replay",

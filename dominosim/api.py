@@ -15,6 +15,7 @@ from __future__ import annotations
 import sys
 from typing import Any
 
+import numpy as np
 import pandas as pd
 from tqdm.auto import tqdm
 
@@ -23,8 +24,11 @@ from .reference import HandLog, play_hand, play_keyed, play_match
 from .rng import _check_seed, hand_key
 from .rules import Rules
 from .strategies import resolve_lineup
+from .summary import Summary
 
-ENGINES = ("reference",)
+ENGINES = ("fast", "reference")
+KEEPS = ("rows", "summary")
+DEFAULT_CHUNK = 250_000
 
 
 def _check_rules(rules: Any) -> Rules:
@@ -55,9 +59,10 @@ def _want_progress(progress: bool | None, n_hands: int) -> bool:
 
 
 def simulate(rules: Rules, strategies: Any, n_hands: int, seed: int = 0, *,
-             engine: str = "reference", start: int = 0,
-             progress: bool | None = None) -> pd.DataFrame:
-    """Play ``n_hands`` seeded hands and return one record per hand.
+             engine: str = "fast", keep: str = "rows", start: int = 0,
+             n_jobs: int | None = None, chunk_size: int = DEFAULT_CHUNK,
+             progress: bool | None = None) -> pd.DataFrame | Summary:
+    """Play ``n_hands`` seeded hands and return one record per hand (or their summary).
 
     Parameters
     ----------
@@ -65,40 +70,90 @@ def simulate(rules: Rules, strategies: Any, n_hands: int, seed: int = 0, *,
         The rule set (see :meth:`Rules.preset`).
     strategies : str, strategy, or sequence
         One strategy per seat (a built-in name such as ``'random'``, ``'bully'``, ``'doubles'``,
-        an object with ``choose(view, moves, rng)``, or a function), or one for every seat.
+        or, with ``engine='reference'``, an object with ``choose(view, moves, rng)`` or a
+        function), or one for every seat.
     n_hands : int
         Hands to play.
     seed : int
-        The run's seed; hand ``i`` depends only on ``(seed, i)``.
-    engine : {'reference'}
-        The engine that plays the hands.
+        The run's seed; hand ``i`` depends only on ``(seed, i)``, in either engine.
+    engine : {'fast', 'reference'}
+        The compiled engine (default) or the readable reference engine; both give identical
+        records hand for hand.
+    keep : {'rows', 'summary'}
+        ``'rows'``: a DataFrame, one row per hand. ``'summary'``: a :class:`~dominosim.Summary`
+        of sums whose memory does not grow with ``n_hands``.
     start : int
         Index of the first hand (hands ``start .. start + n_hands - 1`` are played), so a run can
         be continued or split into chunks with identical results.
+    n_jobs : int, optional
+        Threads for the fast engine (default: every core numba may use).
+    chunk_size : int
+        Hands per call of the compiled kernel (progress is reported per chunk; results do not
+        depend on it).
     progress : bool, optional
         Show a progress bar; by default only for long runs on a terminal.
 
     Returns
     -------
-    pandas.DataFrame
-        One row per hand, columns as in :mod:`dominosim.records`.
+    pandas.DataFrame or Summary
+        One row per hand, columns as in :mod:`dominosim.records`; or the summary.
 
     Examples
     --------
     >>> import dominosim as ds
-    >>> df = ds.simulate(ds.Rules.preset("draw", players=2), "random", n_hands=50, seed=1)
+    >>> rules = ds.Rules.preset("draw", players=2)
+    >>> df = ds.simulate(rules, "random", n_hands=50, seed=1)
     >>> df["end"].isin(["out", "blocked"]).all(), df["hand"].tolist()[:3]
     (True, [0, 1, 2])
+    >>> ref = ds.simulate(rules, "random", n_hands=50, seed=1, engine="reference")
+    >>> ref.equals(df)
+    True
+    >>> ds.simulate(rules, "random", n_hands=10_000, seed=1, keep="summary").n_hands
+    10000
     """
     rules = _check_rules(rules)
     _check_count("n_hands", n_hands)
     _check_count("start", start)
+    _check_count("chunk_size", chunk_size, low=1)
     _check_seed(seed)
     _check_engine(engine)
+    if keep not in KEEPS:
+        raise ValueError(f"The value for `keep` must be one of {', '.join(map(repr, KEEPS))}, "
+                         f"but {keep!r} was passed.")
+    show = _want_progress(progress, n_hands)
+    if engine == "reference":
+        df = _simulate_reference(rules, strategies, n_hands, seed, start, show)
+        return Summary.from_frame(rules, df) if keep == "summary" else df
+    from .fast import engine as fast
+
+    ids = fast.strategy_ids(rules, strategies)
+    summary = Summary.empty(rules)
+    parts: list[dict[str, np.ndarray]] = []
+    dtypes = column_dtypes(rules.players)
+    with tqdm(total=n_hands, disable=not show, unit="hand", unit_scale=True,
+              desc="dominosim") as bar:
+        for lo in range(start, start + n_hands, chunk_size):
+            n = min(chunk_size, start + n_hands - lo)
+            if keep == "summary":
+                summary = summary + Summary(rules, fast.play_summary(rules, ids, seed, lo, n,
+                                                                     n_jobs))
+            else:
+                rows, redeals = fast.play_rows(rules, ids, seed, lo, n, n_jobs)
+                cols = fast.rows_to_columns(rules, rows, redeals, lo)
+                parts.append({c: np.asarray(v).astype(dtypes[c]) for c, v in cols.items()})
+            bar.update(n)
+    if keep == "summary":
+        return summary
+    if not parts:
+        return to_frame(rules, {c: np.zeros(0, d) for c, d in dtypes.items()})
+    return to_frame(rules, {c: np.concatenate([p[c] for p in parts]) for c in dtypes})
+
+
+def _simulate_reference(rules: Rules, strategies: Any, n_hands: int, seed: int, start: int,
+                        show: bool) -> pd.DataFrame:
     lineup = resolve_lineup(rules, strategies)
     columns: dict[str, list] = {c: [] for c in column_dtypes(rules.players)}
-    hands = range(start, start + n_hands)
-    for i in tqdm(hands, disable=not _want_progress(progress, n_hands), unit="hand",
+    for i in tqdm(range(start, start + n_hands), disable=not show, unit="hand",
                   desc="dominosim"):
         rec = play_keyed(rules, lineup, hand_key(seed, i), seed, i).record
         for c, values in columns.items():
@@ -111,7 +166,8 @@ def replay(rules: Rules, strategies: Any, seed: int, hand: int, *,
     """The full event log of hand ``hand`` of the run seeded ``seed``.
 
     The hand is the same one :func:`simulate` plays as row ``hand``; ``print(log.transcript())``
-    shows it move by move.
+    shows it move by move. Both engines give the same log (``engine='fast'`` plays built-in
+    strategies only).
 
     Examples
     --------
@@ -126,6 +182,10 @@ def replay(rules: Rules, strategies: Any, seed: int, hand: int, *,
     _check_count("hand", hand)
     _check_seed(seed)
     _check_engine(engine)
+    if engine == "fast":
+        from .fast import engine as fast
+
+        return fast.replay_log(rules, fast.strategy_ids(rules, strategies), seed, hand)
     return play_hand(rules, strategies, seed=seed, hand=hand)
 
 
