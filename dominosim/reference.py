@@ -179,12 +179,12 @@ def play_hand(rules: Rules, strategies: Any, seed: int = 0, hand: int = 0,
     Examples
     --------
     >>> from dominosim.rules import Rules
-    >>> r = Rules.preset("block", players=2, max_pip=2, hand_size=2)
-    >>> log = play_hand(r, "bully", deal=([[(2, 2), (0, 1)], [(1, 2), (0, 0)]], [(0, 2), (1, 1)]))
+    >>> r = Rules.preset("block", players=2, max_pip=2, hand_size=3)
+    >>> log = play_hand(r, "bully", deal=([[(2, 2), (0, 1), (1, 1)], [(1, 2), (0, 0), (0, 2)]], []))
     >>> [(e.kind, e.seat, e.tile) for e in log.events[:-1]]
-    [('play', 0, (2, 2)), ('play', 1, (1, 2)), ('play', 0, (0, 1)), ('play', 1, (0, 0))]
-    >>> log.record["winning_side"], log.record["points"]
-    (1, 0)
+    [('play', 0, (2, 2)), ('play', 1, (1, 2)), ('play', 0, (1, 1)), ('play', 1, (0, 2)), ('play', 0, (0, 1))]
+    >>> log.record["winning_side"], log.record["points"], log.record["stitch_ups_0"]
+    (0, 0, 1)
     """
     return play_keyed(rules, resolve_lineup(rules, strategies), hand_key(seed, hand), seed, hand,
                       deal_override=deal)

@@ -4,17 +4,19 @@ Examples
 --------
 >>> from dominosim.rules import Rules
 >>> from dominosim.reference import play_hand
->>> r = Rules.preset("block", players=2, max_pip=2, hand_size=2)
->>> log = play_hand(r, "bully", deal=([[(2, 2), (0, 1)], [(1, 2), (0, 0)]], [(0, 2), (1, 1)]))
+>>> r = Rules.preset("block", players=2, max_pip=2, hand_size=3)
+>>> log = play_hand(r, "bully", deal=([[(2, 2), (0, 1), (1, 1)], [(1, 2), (0, 0), (0, 2)]], []))
 >>> print(transcript(log))
-Block game, double-2 set, 2 players, 2 tiles each; individual play; scoring: spots.
+Block game, double-2 set, 2 players, 3 tiles each; individual play; scoring: spots.
 Deal:
-  Seat 0: 2-2 1-0
-  Seat 1: 0-0 2-1
-  Sleeping: 2 tiles
+  Seat 0: 2-2 1-1 1-0
+  Seat 1: 2-1 2-0 0-0
+  Sleeping: 0 tiles
 Seat 0 leads 2-2, the highest double.  Ends: 2 2
 Seat 1 plays 2-1 on a 2.  Ends: 1 2
-Seat 0 plays 1-0 on a 1.  Ends: 0 2
+Seat 0 plays 1-1 on a 1.  Ends: 1 2
+Seat 1 plays 2-0 on a 2.  Ends: 1 0
+Seat 0 plays 1-0 on a 1. Stitch-up!  Ends: 0 0
 Seat 0 is out. Seat 0 wins 0 points. Pips left: seat 0: 0, seat 1: 0.
 """
 

@@ -9,24 +9,13 @@ the hand ends exactly when the rules say. It then checks the score identities an
 from __future__ import annotations
 
 import dataclasses
-import warnings
 from collections import Counter
 
-# When a property fails, Hypothesis's pytest plugin imports its patch writer, whose libcst import
-# raises a DeprecationWarning (mypy_extensions.TypedDict); under `-W error` that turns the failure
-# report into an INTERNALERROR. Importing it here, with that warning silenced, keeps failures legible.
-with warnings.catch_warnings():
-    warnings.simplefilter("ignore", DeprecationWarning)
-    try:
-        import hypothesis.extra._patching  # noqa: F401
-    except ImportError:
-        pass
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-import pytest  # noqa: E402
-from hypothesis import given, settings  # noqa: E402
-from hypothesis import strategies as st  # noqa: E402
-
-from dominosim import Rules, play_hand  # noqa: E402
+from dominosim import Rules, play_hand
 
 BUILTINS = ["random", "bully", "doubles"]
 

@@ -16,7 +16,7 @@ import numpy as np
 from ..rules import Rules
 from ..strategies import BUILTINS
 from ..tiles import DOUBLE_ID, HIGH, LOW, PIPS, n_tiles
-from .jit import jit, jit_inline
+from .jit import jit, jit_kernel
 from .rng import below, deal_key, seat_key, shuffle
 
 # ---------------------------------------------------------------- rule parameters
@@ -110,7 +110,7 @@ def make_scratch(t, p):
 
 
 # ---------------------------------------------------------------- the deal
-@jit_inline
+@jit_kernel
 def deal_hand(rp, base, perm, owner, hands, counts, deal_rng):
     """Shuffle and deal (redealing while no seat holds a double under the highest-double opening).
 
@@ -134,7 +134,7 @@ def deal_hand(rp, base, perm, owner, hands, counts, deal_rng):
     return -1
 
 
-@jit_inline
+@jit_kernel
 def _sort_hands(perm, owner, hands, counts, players, h, t):
     # the seat of every tile, then a scan of tile ids in order: hands come out sorted
     for tile in range(t):
@@ -150,7 +150,7 @@ def _sort_hands(perm, owner, hands, counts, players, h, t):
             counts[s] += 1
 
 
-@jit_inline
+@jit_kernel
 def remove_tile(hands, seat, n, tile):
     """Remove ``tile`` from the sorted ``hands[seat, :n]``; returns False if it is not there."""
     for i in range(n):
@@ -161,7 +161,7 @@ def remove_tile(hands, seat, n, tile):
     return False
 
 
-@jit_inline
+@jit_kernel
 def insert_tile(hands, seat, n, tile):
     """Insert ``tile`` into the sorted ``hands[seat, :n]`` (which has room for one more)."""
     j = n - 1
@@ -172,7 +172,7 @@ def insert_tile(hands, seat, n, tile):
 
 
 # ---------------------------------------------------------------- open ends
-@jit_inline
+@jit_kernel
 def playable_mask(rp, suit_mask, opening_suit, n_empty):
     """Bit mask of the suits a tile may be played on: the opening suit while arms are unfilled
     under fill-first, every suit showing otherwise."""
@@ -181,7 +181,7 @@ def playable_mask(rp, suit_mask, opening_suit, n_empty):
     return suit_mask
 
 
-@jit_inline
+@jit_kernel
 def legal_moves(hands, seat, n_hand, psm, move_tile, move_suit):
     """Fill the distinct legal moves, in canonical order (tile id, then suit); return how many."""
     n = 0
@@ -199,7 +199,7 @@ def legal_moves(hands, seat, n_hand, psm, move_tile, move_suit):
     return n
 
 
-@jit_inline
+@jit_kernel
 def choose(strategy, move_tile, move_suit, n, seat_rng, seat):
     """Index of the move the built-in ``strategy`` picks among ``n >= 2`` moves."""
     if strategy == S_RANDOM:
@@ -221,7 +221,7 @@ def choose(strategy, move_tile, move_suit, n, seat_rng, seat):
     return best
 
 
-@jit_inline
+@jit_kernel
 def place(rp, ends, arms, n_ends, n_empty, suit_count, suit_mask, tile, suit):
     """Put ``tile`` on the first playable end showing ``suit``.
 
@@ -252,13 +252,13 @@ def place(rp, ends, arms, n_ends, n_empty, suit_count, suit_mask, tile, suit):
     return index, n_ends, n_empty, suit_mask
 
 
-@jit_inline
+@jit_kernel
 def stitched_up(suit_mask, n_ends):
     """At least two open ends, all showing one suit."""
     return n_ends >= 2 and (suit_mask & (suit_mask - 1)) == 0
 
 
-@jit_inline
+@jit_kernel
 def side_of(rp, seat):
     """Side of ``seat``: ``seat mod players/2`` with partnerships, the seat otherwise."""
     if rp[R_PARTNER] == 1:
@@ -266,7 +266,7 @@ def side_of(rp, seat):
     return seat
 
 
-@jit_inline
+@jit_kernel
 def score(rp, pips, out_seat):
     """``(winning_side, points)`` of a finished hand, as :func:`dominosim.game.score`."""
     players = rp[R_PLAYERS]
@@ -305,7 +305,7 @@ def score(rp, pips, out_seat):
     return winner, total
 
 
-@jit_inline
+@jit_kernel
 def next_seat(rp, counts, seat):
     """The seat to the left, skipping seats that are out under ``team_out``."""
     players = rp[R_PLAYERS]
@@ -316,7 +316,7 @@ def next_seat(rp, counts, seat):
     return nxt
 
 
-@jit_inline
+@jit_kernel
 def _log(log, n_log, kind, seat, tile, suit, index, stitch, ends, n_ends, log_ends):
     if n_log < log.shape[0]:
         log[n_log, EV_KIND] = kind
@@ -332,7 +332,7 @@ def _log(log, n_log, kind, seat, tile, suit, index, stitch, ends, n_ends, log_en
 
 
 # ---------------------------------------------------------------- one hand
-@jit
+@jit_kernel
 def play_hand(rp, strategies, base, out, scratch, log, log_ends):
     """Play the hand keyed ``base`` and write its record into ``out`` (one ``int16`` row).
 
