@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 from numba import prange
 
-from .jit import jit, jit_parallel
+from .jit import jit, jit_helper, jit_kernel, jit_parallel
 from .kernel import (
     C_DRAWS,
     C_END,
@@ -33,6 +33,21 @@ from .kernel import (
 from .rng import hand_key
 
 
+@jit_kernel
+def play_block(rp, strategies, seed, start, lo, hi, out, redeals, scratch, no_log, no_ends):
+    """Hands ``start + lo .. start + hi - 1`` into rows ``lo .. hi - 1``; returns the first
+    non-OK status (OK when all went well). One call per block keeps the driver's reference
+    counting out of the hand loop."""
+    status = OK
+    for j in range(lo, hi):
+        st, rd = play_hand(rp, strategies, hand_key(seed, start + j), out[j], scratch, no_log,
+                           no_ends)
+        redeals[j] = rd
+        if st != OK and status == OK:
+            status = st
+    return status
+
+
 @jit_parallel
 def run_rows(rp, strategies, seed, start, out, redeals, status, n_blocks):
     """Play ``out.shape[0]`` hands from ``start``; row ``j`` of ``out`` is hand ``start + j``.
@@ -41,18 +56,12 @@ def run_rows(rp, strategies, seed, start, out, redeals, status, n_blocks):
     """
     n = out.shape[0]
     t, p = rp[R_TILES], rp[R_PLAYERS]
-    no_log = np.zeros((0, 7), np.int64)
-    no_ends = np.zeros((0, MAX_ENDS), np.int64)
     for b in prange(n_blocks):
         scratch = make_scratch(t, p)
-        lo = b * n // n_blocks
-        hi = (b + 1) * n // n_blocks
-        for j in range(lo, hi):
-            st, rd = play_hand(rp, strategies, hand_key(seed, start + j), out[j], scratch,
-                               no_log, no_ends)
-            redeals[j] = rd
-            if st != OK and status[b] == OK:
-                status[b] = st
+        no_log = np.zeros((0, 7), np.int64)
+        no_ends = np.zeros((0, MAX_ENDS), np.int64)
+        status[b] = play_block(rp, strategies, seed, start, b * n // n_blocks,
+                               (b + 1) * n // n_blocks, out, redeals, scratch, no_log, no_ends)
 
 
 # Summary layout: one float64 vector of sums; see SUMMARY_FIELDS in dominosim.summary.
@@ -69,7 +78,7 @@ def summary_width(players: int) -> int:
     return S_BASE + 6 * players + 3 * players
 
 
-@jit
+@jit_helper
 def add_to_summary(rp, row, redeals, acc):
     """Add one hand's record row to the sums ``acc``."""
     p = rp[R_PLAYERS]
@@ -107,24 +116,33 @@ def add_to_summary(rp, row, redeals, acc):
         acc[seat0 + 2 * p + s] += row[N_BASE_COLS + s]
 
 
+@jit_kernel
+def summarise_block(rp, strategies, seed, start, lo, hi, row, acc, scratch, no_log, no_ends):
+    """Hands ``start + lo .. start + hi - 1`` added into the sums ``acc``; returns the first
+    non-OK status."""
+    status = OK
+    for j in range(lo, hi):
+        st, rd = play_hand(rp, strategies, hand_key(seed, start + j), row, scratch, no_log,
+                           no_ends)
+        if st != OK and status == OK:
+            status = st
+        add_to_summary(rp, row, rd, acc)
+    return status
+
+
 @jit_parallel
 def run_summary(rp, strategies, seed, start, n, acc, status):
     """Play ``n`` hands from ``start`` and add them into ``acc[b]`` (one row of sums per block)."""
     n_blocks = acc.shape[0]
     t, p = rp[R_TILES], rp[R_PLAYERS]
-    no_log = np.zeros((0, 7), np.int64)
-    no_ends = np.zeros((0, MAX_ENDS), np.int64)
     for b in prange(n_blocks):
         scratch = make_scratch(t, p)
         row = np.zeros(N_BASE_COLS + 3 * p, np.int16)
-        lo = b * n // n_blocks
-        hi = (b + 1) * n // n_blocks
-        for j in range(lo, hi):
-            st, rd = play_hand(rp, strategies, hand_key(seed, start + j), row, scratch,
-                               no_log, no_ends)
-            if st != OK and status[b] == OK:
-                status[b] = st
-            add_to_summary(rp, row, rd, acc[b])
+        no_log = np.zeros((0, 7), np.int64)
+        no_ends = np.zeros((0, MAX_ENDS), np.int64)
+        status[b] = summarise_block(rp, strategies, seed, start, b * n // n_blocks,
+                                    (b + 1) * n // n_blocks, row, acc[b], scratch, no_log,
+                                    no_ends)
 
 
 @jit

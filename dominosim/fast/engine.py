@@ -79,7 +79,7 @@ def play_rows(rules: Rules, ids: np.ndarray, seed: int, start: int, n: int,
     previous = numba.get_num_threads()
     numba.set_num_threads(threads)
     try:
-        run_rows(k.rule_params(rules), ids, np.uint64(seed), np.uint64(start), out, redeals,
+        run_rows(k.rule_params(rules), ids, np.uint64(seed), np.int64(start), out, redeals,
                  status, n_blocks)
     finally:
         numba.set_num_threads(previous)
@@ -97,7 +97,7 @@ def play_summary(rules: Rules, ids: np.ndarray, seed: int, start: int, n: int,
     previous = numba.get_num_threads()
     numba.set_num_threads(threads)
     try:
-        run_summary(k.rule_params(rules), ids, np.uint64(seed), np.uint64(start), n, acc, status)
+        run_summary(k.rule_params(rules), ids, np.uint64(seed), np.int64(start), n, acc, status)
     finally:
         numba.set_num_threads(previous)
     _check_status(status)

@@ -1,8 +1,10 @@
-"""One hand of dominoes, compiled: the rules of RULES.md on small fixed-size arrays.
+"""One hand of dominoes, compiled: the rules of RULES.md on bit masks and small fixed-size arrays.
 
 Every function mirrors one rule of the reference engine (:mod:`dominosim.game`,
-:mod:`dominosim.reference`) and is reachable from plain Python for tests. State lives in a
-:class:`Scratch`-like set of arrays allocated once per block of hands; nothing is allocated per move.
+:mod:`dominosim.reference`) and is reachable from plain Python for tests. A seat's hand is a bit mask
+of tile ids (up to three ``uint64`` words: double-fifteen has 136 tiles), so the legal moves are the
+hand ANDed with the tiles of the playable suits. State lives in the arrays of :func:`make_scratch`,
+allocated once per block of hands; nothing is allocated per move.
 
 The rules come in as an ``int64`` array indexed by the ``R_*`` constants (see :func:`rule_params`),
 the strategies as one built-in id per seat (``STRATEGY_IDS``). A hand's record is written into one row
@@ -15,8 +17,9 @@ import numpy as np
 
 from ..rules import Rules
 from ..strategies import BUILTINS
-from ..tiles import DOUBLE_ID, HIGH, LOW, PIPS, n_tiles
-from .jit import jit, jit_kernel
+from ..tiles import DOUBLE_ID, HIGH, LOW, PIPS, SUIT_MEMBER, n_tiles
+from .bits import lowest_bit, popcount
+from .jit import jit, jit_helper, jit_kernel
 from .rng import below, deal_key, seat_key, shuffle
 
 # ---------------------------------------------------------------- rule parameters
@@ -58,6 +61,21 @@ MAX_ENDS = 48
 _LOW = LOW.astype(np.int64)
 _HIGH = HIGH.astype(np.int64)
 _PIPS = PIPS.astype(np.int64)
+N_WORDS = 3  # words of a tile mask: 136 tiles of double-fifteen fit in 192 bits
+
+
+def _suit_tiles() -> np.ndarray:
+    masks = np.zeros((16, N_WORDS), dtype=np.uint64)
+    for t in range(SUIT_MEMBER.shape[0]):
+        for v in range(16):
+            if SUIT_MEMBER[t, v]:
+                masks[v, t // 64] |= np.uint64(1) << np.uint64(t % 64)
+    return masks
+
+
+_SUIT_TILES = _suit_tiles()
+"""``_SUIT_TILES[v]``: the mask of every tile holding suit ``v``."""
+_ONE = np.uint64(1)
 _DOUBLE_ID = DOUBLE_ID.astype(np.int64)
 
 
@@ -94,8 +112,9 @@ def make_scratch(t, p):
     per block, reused hand after hand); :func:`play_hand` unpacks them in this order."""
     return (
         np.zeros(t, np.int64),  # perm: the shuffled set (hands, then the boneyard in draw order)
-        np.zeros((p, t), np.int64),  # hands: each seat's tiles, sorted by id
+        np.zeros((p, N_WORDS), np.uint64),  # hands: each seat's tiles as a bit mask
         np.zeros(p, np.int64),  # counts: tiles per seat
+        np.zeros(p, np.int64),  # pips: pips in each hand
         np.zeros(MAX_ENDS, np.int64),  # ends: suit showing on each open end
         np.zeros(MAX_ENDS, np.bool_),  # arms: the end is an unfilled arm of the opening double
         np.zeros(16, np.int64),  # suit_count: open ends showing each suit
@@ -104,75 +123,78 @@ def make_scratch(t, p):
         np.zeros(p, np.uint64),  # seat_rng: one stream per seat
         np.zeros(1, np.uint64),  # deal_rng
         np.zeros(p, np.int64),  # stitch: stitch-ups per seat
-        np.zeros(p, np.int64),  # pips: pips left per seat
-        np.zeros(t, np.int64),  # owner: seat of each tile while dealing
     )
 
 
+# ---------------------------------------------------------------- hands as bit masks
+@jit_helper
+def holds(hands, seat, tile):
+    """Whether ``seat`` holds ``tile``."""
+    return (hands[seat, tile >> 6] >> np.uint64(tile & 63)) & _ONE == _ONE
+
+
+@jit_helper
+def give(hands, counts, pips, seat, tile):
+    """Put ``tile`` into the hand of ``seat``."""
+    hands[seat, tile >> 6] |= _ONE << np.uint64(tile & 63)
+    counts[seat] += 1
+    pips[seat] += _PIPS[tile]
+
+
+@jit_helper
+def take(hands, counts, pips, seat, tile):
+    """Take ``tile`` out of the hand of ``seat``."""
+    hands[seat, tile >> 6] &= ~(_ONE << np.uint64(tile & 63))
+    counts[seat] -= 1
+    pips[seat] -= _PIPS[tile]
+
+
+@jit_helper
+def kth_tile(hands, seat, k):
+    """The ``k``-th tile (from 0, in id order) of the hand of ``seat``."""
+    for w in range(N_WORDS):
+        word = hands[seat, w]
+        c = popcount(word)
+        if k < c:
+            for _ in range(k):
+                word &= word - _ONE
+            return w * 64 + lowest_bit(word)
+        k -= c
+    return -1
+
+
 # ---------------------------------------------------------------- the deal
-@jit_kernel
-def deal_hand(rp, base, perm, owner, hands, counts, deal_rng):
+@jit_helper
+def deal_hand(rp, base, perm, hands, counts, pips, deal_rng):
     """Shuffle and deal (redealing while no seat holds a double under the highest-double opening).
 
-    Seat ``s`` takes ``perm[s*h : s*h+h]``, stored sorted by tile id; the boneyard is the rest of
-    ``perm`` in order. Returns the number of redeals, or -1 past ``MAX_REDEALS``.
+    Seat ``s`` takes ``perm[s*h : s*h+h]``; the boneyard is the rest of ``perm`` in order.
+    Returns the number of redeals, or -1 past ``MAX_REDEALS``.
     """
     t, players, h = rp[R_TILES], rp[R_PLAYERS], rp[R_HAND]
-    dealt = players * h
     for k in range(MAX_REDEALS):
         for i in range(t):
             perm[i] = i
         deal_rng[0] = deal_key(base, k)
         shuffle(deal_rng, 0, perm, t)
         has_double = rp[R_OPEN_ANY] == 1
-        for i in range(dealt):
+        for i in range(players * h):
             if _LOW[perm[i]] == _HIGH[perm[i]]:
                 has_double = True
         if has_double:
-            _sort_hands(perm, owner, hands, counts, players, h, t)
+            for s in range(players):
+                for w in range(N_WORDS):
+                    hands[s, w] = 0
+                counts[s] = 0
+                pips[s] = 0
+            for i in range(players * h):
+                give(hands, counts, pips, i // h, perm[i])
             return k
     return -1
 
 
-@jit_kernel
-def _sort_hands(perm, owner, hands, counts, players, h, t):
-    # the seat of every tile, then a scan of tile ids in order: hands come out sorted
-    for tile in range(t):
-        owner[tile] = -1
-    for i in range(players * h):
-        owner[perm[i]] = i // h
-    for s in range(players):
-        counts[s] = 0
-    for tile in range(t):
-        s = owner[tile]
-        if s >= 0:
-            hands[s, counts[s]] = tile
-            counts[s] += 1
-
-
-@jit_kernel
-def remove_tile(hands, seat, n, tile):
-    """Remove ``tile`` from the sorted ``hands[seat, :n]``; returns False if it is not there."""
-    for i in range(n):
-        if hands[seat, i] == tile:
-            for j in range(i, n - 1):
-                hands[seat, j] = hands[seat, j + 1]
-            return True
-    return False
-
-
-@jit_kernel
-def insert_tile(hands, seat, n, tile):
-    """Insert ``tile`` into the sorted ``hands[seat, :n]`` (which has room for one more)."""
-    j = n - 1
-    while j >= 0 and hands[seat, j] > tile:
-        hands[seat, j + 1] = hands[seat, j]
-        j -= 1
-    hands[seat, j + 1] = tile
-
-
-# ---------------------------------------------------------------- open ends
-@jit_kernel
+# ---------------------------------------------------------------- moves
+@jit_helper
 def playable_mask(rp, suit_mask, opening_suit, n_empty):
     """Bit mask of the suits a tile may be played on: the opening suit while arms are unfilled
     under fill-first, every suit showing otherwise."""
@@ -181,47 +203,99 @@ def playable_mask(rp, suit_mask, opening_suit, n_empty):
     return suit_mask
 
 
-@jit_kernel
-def legal_moves(hands, seat, n_hand, psm, move_tile, move_suit):
-    """Fill the distinct legal moves, in canonical order (tile id, then suit); return how many."""
+@jit_helper
+def legal_word(hands, seat, psm, w):
+    """Word ``w`` of the mask of tiles of ``seat`` that hold a playable suit."""
+    union = np.uint64(0)
+    rest = np.uint64(psm)
+    while rest:
+        v = lowest_bit(rest)
+        rest &= rest - _ONE
+        union |= _SUIT_TILES[v, w]
+    return hands[seat, w] & union
+
+
+@jit_helper
+def count_moves(hands, seat, psm):
+    """Number of distinct legal moves: a tile counts once per playable suit it holds."""
     n = 0
-    for i in range(n_hand):
-        tile = hands[seat, i]
-        a, b = _LOW[tile], _HIGH[tile]
-        if (psm >> a) & 1:
-            move_tile[n] = tile
-            move_suit[n] = a
-            n += 1
-        if a != b and (psm >> b) & 1:
-            move_tile[n] = tile
-            move_suit[n] = b
-            n += 1
+    rest = np.uint64(psm)
+    while rest:
+        v = lowest_bit(rest)
+        rest &= rest - _ONE
+        for w in range(N_WORDS):
+            n += popcount(hands[seat, w] & _SUIT_TILES[v, w])
     return n
 
 
-@jit_kernel
-def choose(strategy, move_tile, move_suit, n, seat_rng, seat):
-    """Index of the move the built-in ``strategy`` picks among ``n >= 2`` moves."""
-    if strategy == S_RANDOM:
-        return below(seat_rng, seat, n)
-    best = 0
-    best_key = -1
-    for i in range(n):
-        tile = move_tile[i]
-        double = 1 if _LOW[tile] == _HIGH[tile] else 0
-        if strategy == S_BULLY:
+@jit_helper
+def kth_move(hands, seat, psm, k):
+    """The ``k``-th legal move in canonical order (tile id, then suit), as ``(tile, suit)``."""
+    for w in range(N_WORDS):
+        word = legal_word(hands, seat, psm, w)
+        while word:
+            tile = w * 64 + lowest_bit(word)
+            word &= word - _ONE
+            a, b = _LOW[tile], _HIGH[tile]
+            if (psm >> a) & 1:
+                if k == 0:
+                    return tile, a
+                k -= 1
+            if a != b and (psm >> b) & 1:
+                if k == 0:
+                    return tile, b
+                k -= 1
+    return -1, -1
+
+
+@jit_helper
+def best_move(strategy, hands, seat, psm):
+    """The move of a deterministic built-in: ``bully`` (heaviest, then a double, then the higher
+    tile id, then the higher suit) or ``doubles`` (a double first, then as ``bully``)."""
+    best_tile, best_suit, best_key = -1, -1, -1
+    for w in range(N_WORDS):
+        word = legal_word(hands, seat, psm, w)
+        while word:
+            tile = w * 64 + lowest_bit(word)
+            word &= word - _ONE
+            a, b = _LOW[tile], _HIGH[tile]
+            double = 1 if a == b else 0
             key = _PIPS[tile] * 2 + double
-        else:  # S_DOUBLES
-            key = double * 64 + _PIPS[tile] * 2 + double
-        # moves come in ascending (tile id, suit): ">=" keeps the last of equal keys, which is
-        # the higher tile id and then the higher suit, as the reference tie-break says.
-        if key >= best_key:
-            best_key = key
-            best = i
-    return best
+            if strategy == S_DOUBLES:
+                key += double * 64
+            # tiles come in ascending id: ">=" keeps the higher id among equal keys, and the
+            # higher playable suit of that tile
+            if key >= best_key:
+                best_key, best_tile = key, tile
+                best_suit = b if (psm >> b) & 1 else a
+    return best_tile, best_suit
 
 
-@jit_kernel
+@jit_helper
+def choose_move(strategy, hands, seat, psm, n, seat_rng):
+    """The move ``strategy`` makes among ``n >= 1`` legal moves (asked only when ``n >= 2``)."""
+    if n == 1:
+        return kth_move(hands, seat, psm, 0)
+    if strategy == S_RANDOM:
+        return kth_move(hands, seat, psm, below(seat_rng, seat, n))
+    return best_move(strategy, hands, seat, psm)
+
+
+@jit_helper
+def choose_lead(strategy, hands, counts, seat, seat_rng):
+    """The tile the leader puts down under ``opening='any'``."""
+    n = counts[seat]
+    if n == 1 or strategy != S_RANDOM:
+        if n == 1:
+            return kth_tile(hands, seat, 0)
+        # deterministic built-ins: as a move on every suit
+        tile, _ = best_move(strategy, hands, seat, (1 << 16) - 1)
+        return tile
+    return kth_tile(hands, seat, below(seat_rng, seat, n))
+
+
+# ---------------------------------------------------------------- open ends
+@jit_helper
 def place(rp, ends, arms, n_ends, n_empty, suit_count, suit_mask, tile, suit):
     """Put ``tile`` on the first playable end showing ``suit``.
 
@@ -252,13 +326,14 @@ def place(rp, ends, arms, n_ends, n_empty, suit_count, suit_mask, tile, suit):
     return index, n_ends, n_empty, suit_mask
 
 
-@jit_kernel
+@jit_helper
 def stitched_up(suit_mask, n_ends):
     """At least two open ends, all showing one suit."""
     return n_ends >= 2 and (suit_mask & (suit_mask - 1)) == 0
 
 
-@jit_kernel
+# ---------------------------------------------------------------- turns, the end, the score
+@jit_helper
 def side_of(rp, seat):
     """Side of ``seat``: ``seat mod players/2`` with partnerships, the seat otherwise."""
     if rp[R_PARTNER] == 1:
@@ -266,7 +341,7 @@ def side_of(rp, seat):
     return seat
 
 
-@jit_kernel
+@jit_helper
 def score(rp, pips, out_seat):
     """``(winning_side, points)`` of a finished hand, as :func:`dominosim.game.score`."""
     players = rp[R_PLAYERS]
@@ -305,7 +380,7 @@ def score(rp, pips, out_seat):
     return winner, total
 
 
-@jit_kernel
+@jit_helper
 def next_seat(rp, counts, seat):
     """The seat to the left, skipping seats that are out under ``team_out``."""
     players = rp[R_PLAYERS]
@@ -316,7 +391,19 @@ def next_seat(rp, counts, seat):
     return nxt
 
 
-@jit_kernel
+@jit_helper
+def is_out(rp, counts, seat):
+    """Whether the play that emptied ``seat``'s hand ends the hand (``team_out``: the partner is
+    out too)."""
+    if counts[seat] > 0:
+        return False
+    if rp[R_TEAM_OUT] == 0:
+        return True
+    players = rp[R_PLAYERS]
+    return counts[(seat + players // 2) % players] == 0
+
+
+@jit_helper
 def _log(log, n_log, kind, seat, tile, suit, index, stitch, ends, n_ends, log_ends):
     if n_log < log.shape[0]:
         log[n_log, EV_KIND] = kind
@@ -339,10 +426,10 @@ def play_hand(rp, strategies, base, out, scratch, log, log_ends):
     ``log``/``log_ends`` receive the events when they have rows (pass zero-row arrays to skip).
     Returns ``(status, redeals)``.
     """
-    (perm, hands, counts, ends, arms, suit_count, move_tile, move_suit, seat_rng, deal_rng,
-     stitch, pips, owner) = scratch
+    (perm, hands, counts, pips, ends, arms, suit_count, move_tile, move_suit, seat_rng, deal_rng,
+     stitch) = scratch
     players, t = rp[R_PLAYERS], rp[R_TILES]
-    redeals = deal_hand(rp, base, perm, owner, hands, counts, deal_rng)
+    redeals = deal_hand(rp, base, perm, hands, counts, pips, deal_rng)
     if redeals < 0:
         return ERR_REDEALS, 0
     for s in range(players):
@@ -351,36 +438,25 @@ def play_hand(rp, strategies, base, out, scratch, log, log_ends):
     bone_pos = players * rp[R_HAND]
     for v in range(16):
         suit_count[v] = 0
-    n_log = 0
-    plays = 0
-    knocks = 0
-    draws = 0
 
     # ---- the opening
     if rp[R_OPEN_ANY] == 1:
         opener = rp[R_LEADER]
-        n = counts[opener]
-        for i in range(n):
-            move_tile[i] = hands[opener, i]
-        k = 0 if n == 1 else choose(strategies[opener], move_tile, move_suit, n, seat_rng, opener)
-        tile = move_tile[k]
+        tile = choose_lead(strategies[opener], hands, counts, opener, seat_rng)
         ends[0] = _LOW[tile]
         ends[1] = _HIGH[tile]
         arms[0] = False
         arms[1] = False
         n_ends = 2
-        n_empty = 0
         lead_suit = -1
     else:
         opener = -1
         tile = -1
         for d in range(rp[R_MAX_PIP], -1, -1):
             for s in range(players):
-                for i in range(counts[s]):
-                    if hands[s, i] == _DOUBLE_ID[d]:
-                        opener = s
-                        tile = _DOUBLE_ID[d]
-                if opener >= 0:
+                if holds(hands, s, _DOUBLE_ID[d]):
+                    opener = s
+                    tile = _DOUBLE_ID[d]
                     break
             if opener >= 0:
                 break
@@ -388,48 +464,41 @@ def play_hand(rp, strategies, base, out, scratch, log, log_ends):
         for i in range(n_ends):
             ends[i] = _LOW[tile]
             arms[i] = rp[R_FILL] == 1
-        n_empty = n_ends if rp[R_FILL] == 1 else 0
         lead_suit = _LOW[tile]
+    n_empty = n_ends if rp[R_FILL] == 1 and rp[R_OPEN_ANY] == 0 else 0
     suit_mask = 0
     for i in range(n_ends):
         suit_count[ends[i]] += 1
         suit_mask |= 1 << ends[i]
     opening_suit = ends[0]
-    remove_tile(hands, opener, counts[opener], tile)
-    counts[opener] -= 1
+    take(hands, counts, pips, opener, tile)
     opening_tile = tile
     plays = 1
-    n_log = _log(log, n_log, EV_PLAY, opener, tile, lead_suit, -1, 0, ends, n_ends, log_ends)
+    knocks = 0
+    draws = 0
+    n_log = _log(log, 0, EV_PLAY, opener, tile, lead_suit, -1, 0, ends, n_ends, log_ends)
 
     # ---- the turns
-    out_seat = -1
-    blocked = False
+    out_seat = opener if is_out(rp, counts, opener) else -1
     knocked = 0
     seat = opener
-    if counts[opener] == 0 and (rp[R_TEAM_OUT] == 0 or counts[(opener + players // 2) % players] == 0):
-        out_seat = opener
-    else:
-        seat = next_seat(rp, counts, opener)
-    while out_seat < 0 and not blocked:
+    while out_seat < 0:
+        seat = next_seat(rp, counts, seat)
         psm = playable_mask(rp, suit_mask, opening_suit, n_empty)
-        n = legal_moves(hands, seat, counts[seat], psm, move_tile, move_suit)
+        n = count_moves(hands, seat, psm)
         if n == 0 and rp[R_DRAW] != DRAW_NONE:
             while n == 0 and t - bone_pos - rp[R_KEEP] > 0:
                 tile = perm[bone_pos]
                 bone_pos += 1
-                insert_tile(hands, seat, counts[seat], tile)
-                counts[seat] += 1
+                give(hands, counts, pips, seat, tile)
                 draws += 1
                 n_log = _log(log, n_log, EV_DRAW, seat, tile, -1, -1, 0, ends, 0, log_ends)
-                n = legal_moves(hands, seat, counts[seat], psm, move_tile, move_suit)
+                n = count_moves(hands, seat, psm)
                 if rp[R_DRAW] == DRAW_ONE:
                     break
         if n > 0:
-            k = 0 if n == 1 else choose(strategies[seat], move_tile, move_suit, n, seat_rng, seat)
-            tile = move_tile[k]
-            suit = move_suit[k]
-            remove_tile(hands, seat, counts[seat], tile)
-            counts[seat] -= 1
+            tile, suit = choose_move(strategies[seat], hands, seat, psm, n, seat_rng)
+            take(hands, counts, pips, seat, tile)
             index, n_ends, n_empty, suit_mask = place(rp, ends, arms, n_ends, n_empty, suit_count,
                                                       suit_mask, tile, suit)
             plays += 1
@@ -439,31 +508,21 @@ def play_hand(rp, strategies, base, out, scratch, log, log_ends):
             n_log = _log(log, n_log, EV_PLAY, seat, tile, suit, index, 1 if st else 0, ends,
                          n_ends, log_ends)
             knocked = 0
-            if counts[seat] == 0 and (rp[R_TEAM_OUT] == 0
-                                      or counts[(seat + players // 2) % players] == 0):
+            if is_out(rp, counts, seat):
                 out_seat = seat
-                break
         else:
             knocks += 1
             knocked |= 1 << seat
             n_log = _log(log, n_log, EV_KNOCK, seat, -1, psm, -1, 0, ends, 0, log_ends)
-            drawable = rp[R_DRAW] != DRAW_NONE and t - bone_pos - rp[R_KEEP] > 0
-            if not drawable:
+            if rp[R_DRAW] == DRAW_NONE or t - bone_pos - rp[R_KEEP] <= 0:
                 holding = 0
                 for s in range(players):
                     if counts[s] > 0:
                         holding |= 1 << s
                 if holding & ~knocked == 0:
-                    blocked = True
                     break
-        seat = next_seat(rp, counts, seat)
 
     # ---- the record
-    for s in range(players):
-        total = 0
-        for i in range(counts[s]):
-            total += _PIPS[hands[s, i]]
-        pips[s] = total
     winner, points = score(rp, pips, out_seat)
     out[C_OPENER] = opener
     out[C_OPEN_DOUBLE] = _LOW[opening_tile] if _LOW[opening_tile] == _HIGH[opening_tile] else -1
@@ -477,13 +536,12 @@ def play_hand(rp, strategies, base, out, scratch, log, log_ends):
     total = 0
     for s in range(players):
         total += stitch[s]
-    out[C_STITCH] = total
-    out[C_BONE_LEFT] = t - bone_pos
-    out[C_OUT_SEAT] = out_seat
-    for s in range(players):
         out[N_BASE_COLS + s] = pips[s]
         out[N_BASE_COLS + players + s] = counts[s]
         out[N_BASE_COLS + 2 * players + s] = stitch[s]
+    out[C_STITCH] = total
+    out[C_BONE_LEFT] = t - bone_pos
+    out[C_OUT_SEAT] = out_seat
     if n_log > log.shape[0] and log.shape[0] > 0:
         return ERR_LOG_FULL, redeals
     return OK, redeals

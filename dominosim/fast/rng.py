@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import rng as _py
-from .jit import jit_kernel as jit
+from .jit import jit_helper as jit
 
 _GAMMA = np.uint64(_py.GAMMA)
 _M1 = np.uint64(0xBF58476D1CE4E5B9)
