@@ -112,7 +112,7 @@ def make_scratch(t, p):
     per block, reused hand after hand); :func:`play_hand` unpacks them in this order."""
     return (
         np.zeros(t, np.int64),  # perm: the shuffled set (hands, then the boneyard in draw order)
-        np.zeros((p, N_WORDS), np.uint64),  # hands: each seat's tiles as a bit mask
+        np.zeros((p, (t + 63) // 64), np.uint64),  # hands: each seat's tiles as a bit mask
         np.zeros(p, np.int64),  # counts: tiles per seat
         np.zeros(p, np.int64),  # pips: pips in each hand
         np.zeros(MAX_ENDS, np.int64),  # ends: suit showing on each open end
@@ -152,7 +152,7 @@ def take(hands, counts, pips, seat, tile):
 @jit_helper
 def kth_tile(hands, seat, k):
     """The ``k``-th tile (from 0, in id order) of the hand of ``seat``."""
-    for w in range(N_WORDS):
+    for w in range(hands.shape[1]):
         word = hands[seat, w]
         c = popcount(word)
         if k < c:
@@ -183,12 +183,15 @@ def deal_hand(rp, base, perm, hands, counts, pips, deal_rng):
                 has_double = True
         if has_double:
             for s in range(players):
-                for w in range(N_WORDS):
+                for w in range(hands.shape[1]):
                     hands[s, w] = 0
                 counts[s] = 0
                 pips[s] = 0
-            for i in range(players * h):
-                give(hands, counts, pips, i // h, perm[i])
+            i = 0
+            for s in range(players):
+                for _ in range(h):
+                    give(hands, counts, pips, s, perm[i])
+                    i += 1
             return k
     return -1
 
@@ -223,7 +226,7 @@ def count_moves(hands, seat, psm):
     while rest:
         v = lowest_bit(rest)
         rest &= rest - _ONE
-        for w in range(N_WORDS):
+        for w in range(hands.shape[1]):
             n += popcount(hands[seat, w] & _SUIT_TILES[v, w])
     return n
 
@@ -231,7 +234,7 @@ def count_moves(hands, seat, psm):
 @jit_helper
 def kth_move(hands, seat, psm, k):
     """The ``k``-th legal move in canonical order (tile id, then suit), as ``(tile, suit)``."""
-    for w in range(N_WORDS):
+    for w in range(hands.shape[1]):
         word = legal_word(hands, seat, psm, w)
         while word:
             tile = w * 64 + lowest_bit(word)
@@ -253,7 +256,7 @@ def best_move(strategy, hands, seat, psm):
     """The move of a deterministic built-in: ``bully`` (heaviest, then a double, then the higher
     tile id, then the higher suit) or ``doubles`` (a double first, then as ``bully``)."""
     best_tile, best_suit, best_key = -1, -1, -1
-    for w in range(N_WORDS):
+    for w in range(hands.shape[1]):
         word = legal_word(hands, seat, psm, w)
         while word:
             tile = w * 64 + lowest_bit(word)
@@ -384,10 +387,10 @@ def score(rp, pips, out_seat):
 def next_seat(rp, counts, seat):
     """The seat to the left, skipping seats that are out under ``team_out``."""
     players = rp[R_PLAYERS]
-    nxt = (seat + 1) % players
+    nxt = seat + 1 if seat + 1 < players else 0  # no division in the turn loop
     if rp[R_TEAM_OUT] == 1:
         while counts[nxt] == 0:
-            nxt = (nxt + 1) % players
+            nxt = nxt + 1 if nxt + 1 < players else 0
     return nxt
 
 

@@ -71,9 +71,13 @@ def below(states, i, n):
 
 @jit
 def shuffle(states, i, items, n):
-    """Fisher-Yates shuffle of ``items[:n]`` in place, from the last position down."""
+    """Fisher-Yates shuffle of ``items[:n]`` in place, from the last position down (the same
+    numbers as ``below(states, i, k + 1)`` for ``k = n - 1 .. 1``, with the state in a register)."""
+    state = states[i]
     for k in range(n - 1, 0, -1):
-        j = below(states, i, k + 1)
+        state += _GAMMA
+        j = np.int64(((mix64(state) >> _S32) * np.uint64(k + 1)) >> _S32)
         tmp = items[k]
         items[k] = items[j]
         items[j] = tmp
+    states[i] = state

@@ -1,4 +1,4 @@
-"""The reference engine against the exact values of ../shared/validation (uniform random play).
+"""Both engines against the exact values of ../shared/validation (uniform random play).
 
 Each configuration is simulated at a fixed seed; every quantity must lie within 4 standard errors of
 its exact value (the seed is fixed, so the test cannot flake).
@@ -79,3 +79,23 @@ def test_deal_redeals_until_a_double_is_dealt():
         for hands, _ in thrown:
             assert not any(IS_DOUBLE[tile_id(t)] for h in hands for t in h)
     assert redealt > 0
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("config_id", CONFIGS)
+def test_fast_engine_matches_exact_values_at_a_million_hands(config_id):
+    rows = TABLE[TABLE["config_id"] == config_id]
+    rules = rules_of(rows.iloc[0])
+    df = ds.simulate(rules, "random", n_hands=1_000_000, seed=77)
+    assert check_config(rules, rows, df) == []
+
+
+@pytest.mark.slow
+def test_fast_engine_redeal_rate_matches_exact_at_a_million_hands():
+    # ivory with 2 players redeals 1 deal in 37; E[redeals] per played hand is exact in redeal.csv
+    rules = ds.Rules.preset("ivory", players=2)
+    summary = ds.simulate(rules, "random", n_hands=1_000_000, seed=78, keep="summary")
+    rows = REDEAL[(REDEAL.preset == "ivory") & (REDEAL.players == 2)]
+    exact = float(rows[rows.quantity == "E_redeals"].exact_float.iloc[0])
+    mean, se = summary.mean("redeals")
+    assert abs(mean - exact) <= 4 * se
