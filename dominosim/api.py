@@ -128,8 +128,9 @@ def simulate(rules: Rules, strategies: Any, n_hands: int, seed: int = 0, *,
 
     ids = fast.strategy_ids(rules, strategies)
     summary = Summary.empty(rules)
-    parts: list[dict[str, np.ndarray]] = []
     dtypes = column_dtypes(rules.players)
+    # rows go straight into their final columns: no list of chunks, no concatenation
+    columns = {c: np.empty(n_hands if keep == "rows" else 0, d) for c, d in dtypes.items()}
     with tqdm(total=n_hands, disable=not show, unit="hand", unit_scale=True,
               desc="dominosim") as bar:
         for lo in range(start, start + n_hands, chunk_size):
@@ -139,14 +140,10 @@ def simulate(rules: Rules, strategies: Any, n_hands: int, seed: int = 0, *,
                                                                      n_jobs))
             else:
                 rows, redeals = fast.play_rows(rules, ids, seed, lo, n, n_jobs)
-                cols = fast.rows_to_columns(rules, rows, redeals, lo)
-                parts.append({c: np.asarray(v).astype(dtypes[c]) for c, v in cols.items()})
+                for c, values in fast.rows_to_columns(rules, rows, redeals, lo).items():
+                    columns[c][lo - start:lo - start + n] = values
             bar.update(n)
-    if keep == "summary":
-        return summary
-    if not parts:
-        return to_frame(rules, {c: np.zeros(0, d) for c, d in dtypes.items()})
-    return to_frame(rules, {c: np.concatenate([p[c] for p in parts]) for c in dtypes})
+    return summary if keep == "summary" else to_frame(rules, columns)
 
 
 def _simulate_reference(rules: Rules, strategies: Any, n_hands: int, seed: int, start: int,

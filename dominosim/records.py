@@ -93,4 +93,4 @@ def to_frame(rules: Rules, columns: Mapping[str, Iterable]) -> pd.DataFrame:
             data[name] = pd.Categorical.from_codes(values, dtype=pd.CategoricalDtype(END_CATEGORIES))
         else:
             data[name] = values
-    return pd.DataFrame(data)
+    return pd.DataFrame(data, copy=False)

@@ -64,7 +64,7 @@ def run_rows(rp, strategies, seed, start, out, redeals, status, n_blocks):
                                (b + 1) * n // n_blocks, out, redeals, scratch, no_log, no_ends)
 
 
-# Summary layout: one float64 vector of sums; see SUMMARY_FIELDS in dominosim.summary.
+# Summary layout: one float64 vector of sums, named by dominosim.summary.summary_fields.
 S_HANDS, S_BLOCKED, S_TIES, S_REDEALS, S_REDEALS_SQ = range(5)
 S_POINTS, S_POINTS_SQ, S_PLAYS, S_PLAYS_SQ, S_KNOCKS, S_KNOCKS_SQ = range(5, 11)
 S_DRAWS, S_DRAWS_SQ, S_STITCH, S_STITCH_SQ, S_OPENER_WINS = range(11, 16)
