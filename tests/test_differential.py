@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, given, seed, settings
 from hypothesis import strategies as st
 from rule_space import LINEUPS, lineup, valid_rules
 
@@ -51,12 +51,25 @@ def test_engines_agree_on_every_preset_and_lineup(preset, max_pip, players, who)
     assert_same_hands(rules, lineup(rules, who), n_hands=2_000, seed=players * 31 + max_pip)
 
 
-@pytest.mark.slow
-@settings(max_examples=200, deadline=None, derandomize=True,
-          suppress_health_check=[HealthCheck.too_slow])
-@given(rules=valid_rules(), who=st.sampled_from(LINEUPS), seed=st.integers(0, 2**40))
-def test_engines_agree_on_random_rule_combinations(rules, who, seed):
-    assert_same_hands(rules, lineup(rules, who), n_hands=2_000, seed=seed)
+def _random_combinations_shard(shard: int):
+    """50 of the 200 hypothesis-generated rule combinations; four shards so that pytest-xdist can
+    spread them over cores (a fixed hypothesis seed each, so they never change between runs)."""
+
+    @pytest.mark.slow
+    @seed(2026 + shard)
+    @settings(max_examples=50, deadline=None, database=None,
+              suppress_health_check=[HealthCheck.too_slow])
+    @given(rules=valid_rules(), who=st.sampled_from(LINEUPS), run_seed=st.integers(0, 2**40))
+    def test(rules, who, run_seed):
+        assert_same_hands(rules, lineup(rules, who), n_hands=2_000, seed=run_seed)
+
+    return test
+
+
+test_engines_agree_on_random_rule_combinations_0 = _random_combinations_shard(0)
+test_engines_agree_on_random_rule_combinations_1 = _random_combinations_shard(1)
+test_engines_agree_on_random_rule_combinations_2 = _random_combinations_shard(2)
+test_engines_agree_on_random_rule_combinations_3 = _random_combinations_shard(3)
 
 
 @settings(max_examples=40, deadline=None, derandomize=True)
