@@ -20,6 +20,22 @@ Built-ins, by name (their tie-breaking is part of their definition and identical
     non-double that fits two suits goes on the higher one. No randomness.
 ``doubles``
     Doubles first (the heaviest double), then as ``bully``. No randomness.
+``accompanied``
+    The tile whose other suit (the suit it leaves showing) you hold most of among your other
+    tiles (the rule Moreno Montiel et al. 2020 found best among simple ones); ties as ``bully``.
+``stitcher``
+    Seeks stitch-ups on a suit it still holds and every opponent is known to lack; avoids
+    stitch-ups on any other suit; otherwise, and on ties, as ``bully``.
+``counter``
+    Leaves as many distinct suits showing as it can that the next seat (its left-hand opponent)
+    is known to lack, less those its partner is known to lack; ties as ``bully``.
+``partner``
+    Never leaves only suits its partner is known to lack when it can help it; then feeds the suits
+    its partner has played (the number of the partner's played tiles holding each suit left
+    showing); ties as ``bully``. Without partnerships it plays as ``bully``.
+
+The four styles read only public knowledge (knocks, draws, plays) and their own hand. Every
+deterministic built-in leads its heaviest tile when ``opening='any'`` (the ``bully`` key).
 
 Examples
 --------
@@ -40,7 +56,7 @@ from typing import Any, Protocol
 from .game import Event, GameState, Move
 from .rng import Stream
 from .rules import Rules
-from .tiles import is_double, pips, tile_id
+from .tiles import is_double, other_suit, pips, tile_id
 
 
 @dataclass(frozen=True)
@@ -148,6 +164,89 @@ class DoublesStrategy:
         return max(moves, key=lambda m: (is_double(m.tile), *_heaviest(m)))
 
 
+def ends_after(view: SeatView, move: Move) -> list[int]:
+    """The suits showing on the open ends after ``move`` (a multiset; positions do not matter)."""
+    ends = list(view.ends)
+    ends.remove(move.suit)
+    ends.append(other_suit(move.tile, move.suit))
+    if is_double(move.tile) and view.rules.doubles_branch:
+        ends += [move.suit, move.suit]
+    return ends
+
+
+def _opponents(view: SeatView) -> list[int]:
+    rules = view.rules
+    return [s for s in range(rules.players) if rules.side_of(s) != rules.side_of(view.seat)]
+
+
+class _Style:
+    """A deterministic style: the move with the largest ``key``, then the ``bully`` key."""
+
+    name = "style"
+
+    def key(self, view: SeatView, move: Move) -> tuple[int, ...]:
+        raise NotImplementedError
+
+    def choose(self, view: SeatView, moves: Sequence[Move], rng: Stream) -> Move:
+        if moves[0].suit < 0:  # the lead under opening='any'
+            return max(moves, key=_heaviest)
+        return max(moves, key=lambda m: (*self.key(view, m), *_heaviest(m)))
+
+
+class AccompaniedStrategy(_Style):
+    """The tile whose other suit you hold most of; ties as ``bully``."""
+
+    name = "accompanied"
+
+    def key(self, view: SeatView, move: Move) -> tuple[int, ...]:
+        left = other_suit(move.tile, move.suit)
+        return (sum(1 for t in view.hand if t != move.tile and left in t),)
+
+
+class StitcherStrategy(_Style):
+    """Stitch up on a suit you hold and every opponent lacks; avoid other stitch-ups."""
+
+    name = "stitcher"
+
+    def key(self, view: SeatView, move: Move) -> tuple[int, ...]:
+        ends = ends_after(view, move)
+        if len(ends) < 2 or len(set(ends)) > 1:
+            return (1,)
+        suit = ends[0]
+        mine = any(suit in t for t in view.hand if t != move.tile)
+        lacking = all(suit in view.known_lacks[s] for s in _opponents(view))
+        return (2,) if mine and lacking else (0,)
+
+
+class CounterStrategy(_Style):
+    """Leave suits the next seat lacks showing, less those the partner lacks."""
+
+    name = "counter"
+
+    def key(self, view: SeatView, move: Move) -> tuple[int, ...]:
+        suits = set(ends_after(view, move))
+        nxt = (view.seat + 1) % view.rules.players
+        score = len(suits & view.known_lacks[nxt])
+        if view.partner is not None:
+            score -= len(suits & view.known_lacks[view.partner])
+        return (score,)
+
+
+class PartnerStrategy(_Style):
+    """Do not block the partner; feed the suits the partner has played."""
+
+    name = "partner"
+
+    def key(self, view: SeatView, move: Move) -> tuple[int, ...]:
+        if view.partner is None:
+            return (0, 0)
+        suits = set(ends_after(view, move))
+        blocks = suits <= view.known_lacks[view.partner]
+        played = [e.tile for e in view.history if e.kind == "play" and e.seat == view.partner]
+        fed = sum(1 for v in suits for t in played if v in t)
+        return (0 if blocks else 1, fed)
+
+
 class FunctionStrategy:
     """Wraps a plain function ``f(view, moves, rng) -> Move`` as a strategy."""
 
@@ -163,6 +262,10 @@ BUILTINS: dict[str, Callable[[], Any]] = {
     "random": RandomStrategy,
     "bully": BullyStrategy,
     "doubles": DoublesStrategy,
+    "accompanied": AccompaniedStrategy,
+    "stitcher": StitcherStrategy,
+    "counter": CounterStrategy,
+    "partner": PartnerStrategy,
 }
 """Built-in strategies by name; the compiled engine numbers them in this order."""
 
@@ -175,7 +278,7 @@ def resolve(strategy: Any) -> Strategy:
     >>> resolve("rnadom")
     Traceback (most recent call last):
     ...
-    ValueError: The value for `strategies` must be a built-in name (one of 'random', 'bully', 'doubles'), an object with a choose(view, moves, rng) method, or a function, but 'rnadom' was passed.
+    ValueError: The value for `strategies` must be a built-in name (one of 'random', 'bully', 'doubles', 'accompanied', 'stitcher', 'counter', 'partner'), an object with a choose(view, moves, rng) method, or a function, but 'rnadom' was passed.
     """
     if isinstance(strategy, str) and strategy in BUILTINS:
         return BUILTINS[strategy]()

@@ -32,12 +32,17 @@ def valid_rules(draw, max_pip_range=(1, 9), players_range=(2, 6)) -> ds.Rules:
                     doubles_branch=draw(st.booleans()), end=end, scoring=scoring)
 
 
-LINEUPS = ("random", "bully", "doubles", "mixed")
+LINEUPS = ("random", "bully", "doubles", "mixed", "styles")
+_CYCLES = {
+    "mixed": ("random", "bully", "doubles"),
+    "styles": ("accompanied", "stitcher", "counter", "partner", "random"),
+}
 
 
 def lineup(rules: ds.Rules, name: str) -> list[str]:
-    """One strategy per seat: a single built-in everywhere, or all three taking turns."""
-    if name == "mixed":
-        cycle = ("random", "bully", "doubles")
-        return [cycle[s % 3] for s in range(rules.players)]
+    """One strategy per seat: a single built-in everywhere, or several taking turns round the
+    table (``mixed``: the first three built-ins; ``styles``: the four player styles and random)."""
+    if name in _CYCLES:
+        cycle = _CYCLES[name]
+        return [cycle[s % len(cycle)] for s in range(rules.players)]
     return [name] * rules.players

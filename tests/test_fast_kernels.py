@@ -13,7 +13,7 @@ from dominosim.fast import kernel as k
 from dominosim.fast.bits import lowest_bit, popcount
 from dominosim.fast.driver import summary_width
 from dominosim.fast.rng import below, deal_key, hand_key, match_hand_key, seat_key, shuffle
-from dominosim.game import GameState, score
+from dominosim.game import End, GameState, score
 from dominosim.summary import summary_fields
 from dominosim.tiles import full_set, tile_id
 
@@ -59,7 +59,7 @@ def test_kernel_legal_moves_equal_reference_in_canonical_order(max_pip):
         for t in hand:
             k.give(hands, counts, pips, 0, tile_id(t))
         state = GameState.from_deal(rules, [hand, []], [])
-        state.ends = [type("End", (), {"suit": v, "empty_arm": False})() for v in suits]
+        state.ends = [End(v) for v in suits]
         expected = [(tile_id(m.tile), m.suit) for m in state.legal_moves(0)]
         psm = sum(1 << v for v in set(suits))
         n = k.count_moves(hands, 0, psm)

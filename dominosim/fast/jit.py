@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import hashlib
+from pathlib import Path
+
 import numba
 
 jit = numba.njit(cache=True, nogil=True)
@@ -20,3 +23,32 @@ numba's IR level so that calls cost nothing (numba does not inline across compil
 
 jit_parallel = numba.njit(cache=True, nogil=True, parallel=True)
 """Decorator for the one driver that runs ``prange`` over hands."""
+
+
+def _drop_stale_caches() -> None:
+    """Delete numba's cached kernels when any source file of the compiled engine has changed.
+
+    numba checks only the file that defines a cached function, not the files of the functions it
+    calls or inlines: after an edit of ``kernel.py`` the cached drivers in ``driver.py`` would still
+    run the old kernel. A digest of every source file here decides instead.
+    """
+    here = Path(__file__).parent
+    digest = hashlib.sha256(b"".join(p.read_bytes() for p in sorted(here.glob("*.py"))))
+    folders = [here / "__pycache__"]
+    if numba.config.CACHE_DIR:
+        folders += [p for p in Path(numba.config.CACHE_DIR).rglob("fast") if p.is_dir()
+                    and p.parent.name == "dominosim"]
+    for folder in folders:
+        stamp = folder / "dominosim-sources.sha256"
+        try:
+            if stamp.exists() and stamp.read_text() == digest.hexdigest():
+                continue
+            for cached in list(folder.glob("*.nbi")) + list(folder.glob("*.nbc")):
+                cached.unlink()
+            folder.mkdir(parents=True, exist_ok=True)
+            stamp.write_text(digest.hexdigest())
+        except OSError:  # a read-only install: numba caches elsewhere, or not at all
+            pass
+
+
+_drop_stale_caches()

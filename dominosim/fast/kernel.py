@@ -33,6 +33,8 @@ SCORE_GAME, SCORE_SPOTS, SCORE_BALANCE = 0, 1, 2
 
 STRATEGY_IDS = {name: i for i, name in enumerate(BUILTINS)}
 S_RANDOM, S_BULLY, S_DOUBLES = STRATEGY_IDS["random"], STRATEGY_IDS["bully"], STRATEGY_IDS["doubles"]
+S_ACCOMPANIED, S_STITCHER = STRATEGY_IDS["accompanied"], STRATEGY_IDS["stitcher"]
+S_COUNTER, S_PARTNER = STRATEGY_IDS["counter"], STRATEGY_IDS["partner"]
 
 # ---------------------------------------------------------------- record columns (int16 row)
 C_OPENER, C_OPEN_DOUBLE, C_OPEN_TILE, C_END, C_WIN, C_POINTS, C_PLAYS, C_KNOCKS = range(8)
@@ -123,6 +125,8 @@ def make_scratch(t, p):
         np.zeros(p, np.uint64),  # seat_rng: one stream per seat
         np.zeros(1, np.uint64),  # deal_rng
         np.zeros(p, np.int64),  # stitch: stitch-ups per seat
+        np.zeros(p, np.int64),  # lacks: suits each seat is known to lack, as a bit mask
+        np.zeros((p, 16), np.int64),  # played: tiles each seat has played holding each suit
     )
 
 
@@ -147,6 +151,14 @@ def take(hands, counts, pips, seat, tile):
     hands[seat, tile >> 6] &= ~(_ONE << np.uint64(tile & 63))
     counts[seat] -= 1
     pips[seat] -= _PIPS[tile]
+
+
+@jit_helper
+def record_play(played, seat, tile):
+    """Count a tile played by ``seat`` under each suit it holds."""
+    played[seat, _LOW[tile]] += 1
+    if _HIGH[tile] != _LOW[tile]:
+        played[seat, _HIGH[tile]] += 1
 
 
 @jit_helper
@@ -252,9 +264,81 @@ def kth_move(hands, seat, psm, k):
 
 
 @jit_helper
-def best_move(strategy, hands, seat, psm):
-    """The move of a deterministic built-in: ``bully`` (heaviest, then a double, then the higher
-    tile id, then the higher suit) or ``doubles`` (a double first, then as ``bully``)."""
+def holds_suit_besides(hands, seat, tile, suit):
+    """Whether ``seat`` holds a tile other than ``tile`` with ``suit`` on it."""
+    for w in range(hands.shape[1]):
+        word = hands[seat, w] & _SUIT_TILES[suit, w]
+        if tile >> 6 == w:
+            word &= ~(_ONE << np.uint64(tile & 63))
+        if word:
+            return True
+    return False
+
+
+@jit_helper
+def suits_after(rp, suit_count, suit_mask, n_ends, tile, suit):
+    """``(mask of the suits showing, number of open ends)`` after ``tile`` goes on ``suit``."""
+    other = _HIGH[tile] if _LOW[tile] == suit else _LOW[tile]
+    mask = suit_mask
+    branch = other == suit and rp[R_BRANCH] == 1
+    if suit_count[suit] == 1 and not branch and other != suit:
+        mask &= ~(1 << suit)
+    mask |= 1 << other
+    return mask, n_ends + (2 if branch else 0)
+
+
+@jit_helper
+def style_key(rp, strategy, hands, seat, tile, suit, suit_count, suit_mask, n_ends, lacks,
+              played):
+    """The key a deterministic built-in maximises for the move ``(tile, suit)``; the tie-break
+    (the ``bully`` key, then tile id and suit by canonical order) is added by the caller."""
+    if strategy == S_BULLY:
+        return 0
+    if strategy == S_DOUBLES:
+        return 1 if _LOW[tile] == _HIGH[tile] else 0
+    other = _HIGH[tile] if _LOW[tile] == suit else _LOW[tile]
+    if strategy == S_ACCOMPANIED:
+        n = 0
+        for w in range(hands.shape[1]):
+            word = hands[seat, w] & _SUIT_TILES[other, w]
+            if tile >> 6 == w:
+                word &= ~(_ONE << np.uint64(tile & 63))
+            n += popcount(word)
+        return n
+    mask, ends = suits_after(rp, suit_count, suit_mask, n_ends, tile, suit)
+    players = rp[R_PLAYERS]
+    partner = (seat + players // 2) % players if rp[R_PARTNER] == 1 else -1
+    if strategy == S_STITCHER:
+        if ends < 2 or mask & (mask - 1) != 0:
+            return 1
+        stitched = lowest_bit(np.uint64(mask))
+        if not holds_suit_besides(hands, seat, tile, stitched):
+            return 0
+        for s in range(players):
+            if side_of(rp, s) != side_of(rp, seat) and (lacks[s] >> stitched) & 1 == 0:
+                return 0
+        return 2
+    if strategy == S_COUNTER:
+        nxt = seat + 1 if seat + 1 < players else 0
+        score = popcount(np.uint64(mask & lacks[nxt]))
+        if partner >= 0:
+            score -= popcount(np.uint64(mask & lacks[partner]))
+        return score + 16
+    # S_PARTNER
+    if partner < 0:
+        return 0
+    helps = 0 if mask & ~lacks[partner] == 0 else 1
+    fed = 0
+    for v in range(16):
+        if (mask >> v) & 1:
+            fed += played[partner, v]
+    return helps * 4096 + fed
+
+
+@jit_helper
+def best_move(rp, strategy, hands, seat, psm, suit_count, suit_mask, n_ends, lacks, played):
+    """The move of a deterministic built-in: the largest style key, then the ``bully`` key
+    (heaviest, a double), then the later move in canonical order (higher tile id, higher suit)."""
     best_tile, best_suit, best_key = -1, -1, -1
     for w in range(hands.shape[1]):
         word = legal_word(hands, seat, psm, w)
@@ -262,39 +346,53 @@ def best_move(strategy, hands, seat, psm):
             tile = w * 64 + lowest_bit(word)
             word &= word - _ONE
             a, b = _LOW[tile], _HIGH[tile]
-            double = 1 if a == b else 0
-            key = _PIPS[tile] * 2 + double
-            if strategy == S_DOUBLES:
-                key += double * 64
-            # tiles come in ascending id: ">=" keeps the higher id among equal keys, and the
-            # higher playable suit of that tile
-            if key >= best_key:
-                best_key, best_tile = key, tile
-                best_suit = b if (psm >> b) & 1 else a
+            heavy = _PIPS[tile] * 2 + (1 if a == b else 0)
+            # moves come in canonical order (suit a before b): ">=" keeps the later of equal keys
+            if (psm >> a) & 1:
+                key = style_key(rp, strategy, hands, seat, tile, a, suit_count, suit_mask,
+                                n_ends, lacks, played) * 64 + heavy
+                if key >= best_key:
+                    best_key, best_tile, best_suit = key, tile, a
+            if a != b and (psm >> b) & 1:
+                key = style_key(rp, strategy, hands, seat, tile, b, suit_count, suit_mask,
+                                n_ends, lacks, played) * 64 + heavy
+                if key >= best_key:
+                    best_key, best_tile, best_suit = key, tile, b
     return best_tile, best_suit
 
 
 @jit_helper
-def choose_move(strategy, hands, seat, psm, n, seat_rng):
+def choose_move(rp, strategy, hands, seat, psm, n, seat_rng, suit_count, suit_mask, n_ends,
+                lacks, played):
     """The move ``strategy`` makes among ``n >= 1`` legal moves (asked only when ``n >= 2``)."""
     if n == 1:
         return kth_move(hands, seat, psm, 0)
     if strategy == S_RANDOM:
         return kth_move(hands, seat, psm, below(seat_rng, seat, n))
-    return best_move(strategy, hands, seat, psm)
+    return best_move(rp, strategy, hands, seat, psm, suit_count, suit_mask, n_ends, lacks,
+                     played)
 
 
 @jit_helper
 def choose_lead(strategy, hands, counts, seat, seat_rng):
-    """The tile the leader puts down under ``opening='any'``."""
+    """The tile the leader puts down under ``opening='any'``: uniform for ``random``, the
+    heaviest (``doubles``: the heaviest double first) for every deterministic built-in."""
     n = counts[seat]
-    if n == 1 or strategy != S_RANDOM:
-        if n == 1:
-            return kth_tile(hands, seat, 0)
-        # deterministic built-ins: as a move on every suit
-        tile, _ = best_move(strategy, hands, seat, (1 << 16) - 1)
-        return tile
-    return kth_tile(hands, seat, below(seat_rng, seat, n))
+    if n == 1:
+        return kth_tile(hands, seat, 0)
+    if strategy == S_RANDOM:
+        return kth_tile(hands, seat, below(seat_rng, seat, n))
+    best_tile, best_key = -1, -1
+    for w in range(hands.shape[1]):
+        word = hands[seat, w]
+        while word:
+            tile = w * 64 + lowest_bit(word)
+            word &= word - _ONE
+            double = 1 if _LOW[tile] == _HIGH[tile] else 0
+            key = _PIPS[tile] * 2 + double + (64 * double if strategy == S_DOUBLES else 0)
+            if key >= best_key:
+                best_key, best_tile = key, tile
+    return best_tile
 
 
 # ---------------------------------------------------------------- open ends
@@ -430,7 +528,7 @@ def play_hand(rp, strategies, base, out, scratch, log, log_ends):
     Returns ``(status, redeals)``.
     """
     (perm, hands, counts, pips, ends, arms, suit_count, move_tile, move_suit, seat_rng, deal_rng,
-     stitch) = scratch
+     stitch, lacks, played) = scratch
     players, t = rp[R_PLAYERS], rp[R_TILES]
     redeals = deal_hand(rp, base, perm, hands, counts, pips, deal_rng)
     if redeals < 0:
@@ -438,6 +536,9 @@ def play_hand(rp, strategies, base, out, scratch, log, log_ends):
     for s in range(players):
         seat_rng[s] = seat_key(base, s)
         stitch[s] = 0
+        lacks[s] = 0
+        for v in range(16):
+            played[s, v] = 0
     bone_pos = players * rp[R_HAND]
     for v in range(16):
         suit_count[v] = 0
@@ -475,6 +576,7 @@ def play_hand(rp, strategies, base, out, scratch, log, log_ends):
         suit_mask |= 1 << ends[i]
     opening_suit = ends[0]
     take(hands, counts, pips, opener, tile)
+    record_play(played, opener, tile)
     opening_tile = tile
     plays = 1
     knocks = 0
@@ -494,14 +596,17 @@ def play_hand(rp, strategies, base, out, scratch, log, log_ends):
                 tile = perm[bone_pos]
                 bone_pos += 1
                 give(hands, counts, pips, seat, tile)
+                lacks[seat] = 0  # the drawn tile is unknown: nothing is known of the new hand
                 draws += 1
                 n_log = _log(log, n_log, EV_DRAW, seat, tile, -1, -1, 0, ends, 0, log_ends)
                 n = count_moves(hands, seat, psm)
                 if rp[R_DRAW] == DRAW_ONE:
                     break
         if n > 0:
-            tile, suit = choose_move(strategies[seat], hands, seat, psm, n, seat_rng)
+            tile, suit = choose_move(rp, strategies[seat], hands, seat, psm, n, seat_rng,
+                                     suit_count, suit_mask, n_ends, lacks, played)
             take(hands, counts, pips, seat, tile)
+            record_play(played, seat, tile)
             index, n_ends, n_empty, suit_mask = place(rp, ends, arms, n_ends, n_empty, suit_count,
                                                       suit_mask, tile, suit)
             plays += 1
@@ -516,6 +621,7 @@ def play_hand(rp, strategies, base, out, scratch, log, log_ends):
         else:
             knocks += 1
             knocked |= 1 << seat
+            lacks[seat] |= psm
             n_log = _log(log, n_log, EV_KNOCK, seat, -1, psm, -1, 0, ends, 0, log_ends)
             if rp[R_DRAW] == DRAW_NONE or t - bone_pos - rp[R_KEEP] <= 0:
                 holding = 0
