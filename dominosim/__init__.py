@@ -11,6 +11,7 @@ True
 """
 
 from .api import replay, simulate, simulate_matches
+from .duplicate import Comparison, Tournament, bradley_terry, compare, tournament
 from .game import IllegalMoveError, Move
 from .reference import HandLog, MatchLog, play_hand, play_match
 from .rules import PRESETS, Rules
@@ -22,6 +23,11 @@ __version__ = "0.1.0"
 
 __all__ = [
     "BUILTINS",
+    "Comparison",
+    "Tournament",
+    "bradley_terry",
+    "compare",
+    "tournament",
     "PRESETS",
     "HandLog",
     "IllegalMoveError",
