@@ -105,6 +105,8 @@ class GameState:
     winning_side: int = -1
     points: int = 0
     stitch_ups: list[int] = field(default_factory=list)
+    seen: list[list[Event]] = field(default_factory=list)
+    """What each seat has seen of :attr:`events`: other seats' drawn tiles hidden."""
 
     @classmethod
     def from_deal(cls, rules: Rules, hands: list[list[tuple[int, int]]],
@@ -116,7 +118,14 @@ class GameState:
             raise ValueError(f"The value for `hands` must hold one hand per seat ({rules.players}), "
                              f"but {len(hands)} were passed.")
         return cls(rules=rules, hands=[sorted(h, key=tile_id) for h in hands], boneyard=boneyard,
-                   lacks=[set() for _ in hands], stitch_ups=[0] * rules.players)
+                   lacks=[set() for _ in hands], stitch_ups=[0] * rules.players,
+                   seen=[[] for _ in hands])
+
+    def _emit(self, event: Event) -> None:
+        self.events.append(event)
+        hidden = Event("draw", seat=event.seat) if event.kind == "draw" else event
+        for seat, seen in enumerate(self.seen):
+            seen.append(event if seat == event.seat else hidden)
 
     # ------------------------------------------------------------------ what is showing
     def ends_suits(self) -> tuple[int, ...]:
@@ -208,10 +217,12 @@ class GameState:
         the end it went on: the first playable end showing the move's suit."""
         if self.over or seat != self.to_move or not self.ends:
             raise IllegalMoveError(f"Seat {seat} is not to play now.")
-        if move not in self.legal_moves(seat):
+        # legal: the seat holds the tile, the tile holds the suit, a playable end shows it
+        playable = [i for i in self.playable_ends() if self.ends[i].suit == move.suit]
+        if move.tile not in self.hands[seat] or move.suit not in move.tile or not playable:
             raise IllegalMoveError(f"{move} is not a legal move for seat {seat}.")
         self._remove(seat, move.tile)
-        index = next(i for i in self.playable_ends() if self.ends[i].suit == move.suit)
+        index = playable[0]
         self.ends[index] = End(other_suit(move.tile, move.suit))
         if is_double(move.tile) and self.rules.doubles_branch:
             self.ends += [End(move.suit), End(move.suit)]
@@ -222,7 +233,7 @@ class GameState:
         stitched = not opening and self.is_stitched_up()
         if stitched:
             self.stitch_ups[seat] += 1
-        self.events.append(Event("play", seat=seat, tile=move.tile, suit=move.suit,
+        self._emit(Event("play", seat=seat, tile=move.tile, suit=move.suit,
                                  end_index=index, ends=self.ends_suits(), stitch_up=stitched))
         self.knocked_since_play.clear()
         if not self.hands[seat]:
@@ -249,7 +260,7 @@ class GameState:
         # The draw itself tells the table that the seat held none of the playable suits, but the
         # tile drawn is unknown, so nothing is known about the hand it now holds.
         self.lacks[seat] = set()
-        self.events.append(Event("draw", seat=seat, tile=tile))
+        self._emit(Event("draw", seat=seat, tile=tile))
         return tile
 
     def knock(self, seat: int) -> None:
@@ -264,7 +275,7 @@ class GameState:
             raise IllegalMoveError(f"Seat {seat} must draw before it knocks.")
         suits = self.playable_suits()
         self.lacks[seat] |= suits
-        self.events.append(Event("knock", seat=seat, suits=tuple(sorted(suits))))
+        self._emit(Event("knock", seat=seat, suits=tuple(sorted(suits))))
         self.knocked_since_play.add(seat)
         holding = {s for s in range(self.rules.players) if self.hands[s]}
         if self.drawable() == 0 and holding <= self.knocked_since_play:
@@ -279,7 +290,7 @@ class GameState:
         self.out_seat = out_seat
         left = self.pips_left()
         self.winning_side, self.points = score(self.rules, left, out_seat)
-        self.events.append(Event("end", how=how, winning_side=self.winning_side,
+        self._emit(Event("end", how=how, winning_side=self.winning_side,
                                  points=self.points, pips=tuple(left)))
 
 

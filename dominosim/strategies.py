@@ -107,10 +107,7 @@ class SeatView:
 def view_of(state: GameState, seat: int) -> SeatView:
     """The view of ``seat`` in ``state``: nothing hidden from that seat leaks into it."""
     playable = set(state.playable_ends())
-    history = tuple(
-        e if e.kind != "draw" or e.seat == seat else Event("draw", seat=e.seat)
-        for e in state.events
-    )
+    history = tuple(state.seen[seat])
     return SeatView(
         rules=state.rules,
         seat=seat,

@@ -20,7 +20,7 @@ def _position(rules, hands, ends, lacks=None, history_plays=()):
     for seat, suits in (lacks or {}).items():
         state.lacks[seat] = set(suits)
     for seat, tile in history_plays:
-        state.events.append(ds.game.Event("play", seat=seat, tile=tile, suit=tile[0]))
+        state._emit(ds.game.Event("play", seat=seat, tile=tile, suit=tile[0]))
     state.to_move = 0
     return state
 
