@@ -11,7 +11,9 @@ True
 """
 
 from .api import replay, simulate, simulate_matches
+from .check import CheckReport, check_strategy
 from .duplicate import Comparison, Tournament, bradley_terry, compare, tournament
+from .fast.plugin import CompiledStrategy, compiled_strategy
 from .game import IllegalMoveError, Move
 from .reference import HandLog, MatchLog, play_hand, play_match
 from .rules import PRESETS, Rules
@@ -23,7 +25,11 @@ __version__ = "0.1.0"
 
 __all__ = [
     "BUILTINS",
+    "CheckReport",
+    "check_strategy",
     "Comparison",
+    "CompiledStrategy",
+    "compiled_strategy",
     "Tournament",
     "bradley_terry",
     "compare",

@@ -127,6 +127,7 @@ def simulate(rules: Rules, strategies: Any, n_hands: int, seed: int = 0, *,
     from .fast import engine as fast
 
     ids = fast.strategy_ids(rules, strategies)
+    plugin = fast.plugin_address(strategies)
     summary = Summary.empty(rules)
     dtypes = column_dtypes(rules.players)
     # rows go straight into their final columns: no list of chunks, no concatenation
@@ -137,9 +138,9 @@ def simulate(rules: Rules, strategies: Any, n_hands: int, seed: int = 0, *,
             n = min(chunk_size, start + n_hands - lo)
             if keep == "summary":
                 summary = summary + Summary(rules, fast.play_summary(rules, ids, seed, lo, n,
-                                                                     n_jobs))
+                                                                     n_jobs, plugin))
             else:
-                rows, redeals = fast.play_rows(rules, ids, seed, lo, n, n_jobs)
+                rows, redeals = fast.play_rows(rules, ids, seed, lo, n, n_jobs, plugin)
                 for c, values in fast.rows_to_columns(rules, rows, redeals, lo).items():
                     columns[c][lo - start:lo - start + n] = values
             bar.update(n)
@@ -182,7 +183,8 @@ def replay(rules: Rules, strategies: Any, seed: int, hand: int, *,
     if engine == "fast":
         from .fast import engine as fast
 
-        return fast.replay_log(rules, fast.strategy_ids(rules, strategies), seed, hand)
+        return fast.replay_log(rules, fast.strategy_ids(rules, strategies), seed, hand,
+                               fast.plugin_address(strategies))
     return play_hand(rules, strategies, seed=seed, hand=hand)
 
 

@@ -16,13 +16,14 @@ from typing import Any
 import numba
 import numpy as np
 
-from ..game import Event
+from ..game import Event, IllegalMoveError
 from ..reference import HandLog
 from ..rng import hand_key
 from ..rules import Rules
 from ..tiles import tile_of
 from . import kernel as k
 from .driver import run_logged, run_rows, run_summary, summary_width
+from .plugin import CompiledStrategy
 from .rng import deal_key, shuffle
 
 BLOCKS_PER_THREAD = 8
@@ -38,15 +39,33 @@ def strategy_ids(rules: Rules, strategies: Any) -> np.ndarray:
             f"The value for `strategies` must name one strategy per seat ({rules.players}) or a "
             f"single strategy for all, but {len(strategies)} were passed.")
     ids = []
+    plugins = {id(s) for s in strategies if isinstance(s, CompiledStrategy)}
+    if len(plugins) > 1:
+        raise ValueError("The value for `strategies` may hold one compiled strategy (at any "
+                         f"number of seats) with engine='fast', but {len(plugins)} were passed.")
     for s in strategies:
+        if isinstance(s, CompiledStrategy):
+            ids.append(k.S_PLUGIN)
+            continue
         if not isinstance(s, str) or s not in k.STRATEGY_IDS:
             names = ", ".join(map(repr, k.STRATEGY_IDS))
             raise ValueError(
-                f"The value for `strategies` must be built-in names ({names}) with "
-                f"engine='fast', but {s!r} was passed; run Python strategies with "
-                f"engine='reference'.")
+                f"The value for `strategies` must be built-in names ({names}) or compiled "
+                f"strategies (ds.compiled_strategy) with engine='fast', but {s!r} was passed; "
+                f"run Python strategies with engine='reference'.")
         ids.append(k.STRATEGY_IDS[s])
     return np.array(ids, dtype=np.int64)
+
+
+def plugin_address(strategies: Any) -> int:
+    """Address of the compiled strategy among ``strategies`` (0 when there is none)."""
+    if isinstance(strategies, (list, tuple)):
+        for s in strategies:
+            if isinstance(s, CompiledStrategy):
+                return s.address
+    elif isinstance(strategies, CompiledStrategy):
+        return strategies.address
+    return 0
 
 
 def _threads(n_jobs: int | None) -> int:
@@ -64,11 +83,14 @@ def _check_status(status: np.ndarray) -> None:
     if bad.size:
         if bad[0] == k.ERR_REDEALS:
             raise RuntimeError(f"No double was dealt in {k.MAX_REDEALS} deals of one hand.")
+        if bad[0] == k.ERR_PLUGIN:
+            raise IllegalMoveError("A compiled strategy returned a move index outside its legal "
+                                   "moves (0 to n_moves - 1).")
         raise RuntimeError(f"The compiled engine stopped with status {int(bad[0])}.")
 
 
 def play_rows(rules: Rules, ids: np.ndarray, seed: int, start: int, n: int,
-              n_jobs: int | None = None) -> tuple[np.ndarray, np.ndarray]:
+              n_jobs: int | None = None, plugin: int = 0) -> tuple[np.ndarray, np.ndarray]:
     """Records of hands ``start .. start + n - 1``: an ``int16`` array (columns ``C_*``, then per
     seat pips, tiles left, stitch-ups) and the ``int32`` redeal counts."""
     threads = _threads(n_jobs)
@@ -79,7 +101,7 @@ def play_rows(rules: Rules, ids: np.ndarray, seed: int, start: int, n: int,
     previous = numba.get_num_threads()
     numba.set_num_threads(threads)
     try:
-        run_rows(k.rule_params(rules), ids, np.uint64(seed), np.int64(start), out, redeals,
+        run_rows(k.rule_params(rules, plugin), ids, np.uint64(seed), np.int64(start), out, redeals,
                  status, n_blocks)
     finally:
         numba.set_num_threads(previous)
@@ -88,7 +110,7 @@ def play_rows(rules: Rules, ids: np.ndarray, seed: int, start: int, n: int,
 
 
 def play_summary(rules: Rules, ids: np.ndarray, seed: int, start: int, n: int,
-                 n_jobs: int | None = None) -> np.ndarray:
+                 n_jobs: int | None = None, plugin: int = 0) -> np.ndarray:
     """Sums over hands ``start .. start + n - 1`` (layout in :mod:`dominosim.fast.driver`)."""
     threads = _threads(n_jobs)
     n_blocks = max(1, min(n, threads * BLOCKS_PER_THREAD))
@@ -97,7 +119,7 @@ def play_summary(rules: Rules, ids: np.ndarray, seed: int, start: int, n: int,
     previous = numba.get_num_threads()
     numba.set_num_threads(threads)
     try:
-        run_summary(k.rule_params(rules), ids, np.uint64(seed), np.int64(start), n, acc, status)
+        run_summary(k.rule_params(rules, plugin), ids, np.uint64(seed), np.int64(start), n, acc, status)
     finally:
         numba.set_num_threads(previous)
     _check_status(status)
@@ -110,13 +132,13 @@ def _deal_of(rules: Rules, perm: np.ndarray) -> tuple[list, list]:
     return hands, [tile_of(int(t)) for t in perm[p * h:]]
 
 
-def replay_log(rules: Rules, ids: np.ndarray, seed: int, hand: int) -> HandLog:
+def replay_log(rules: Rules, ids: np.ndarray, seed: int, hand: int, plugin: int = 0) -> HandLog:
     """The event log of one hand played by the compiled engine, as a :class:`HandLog`."""
     base = hand_key(seed, hand)
     out = np.zeros(k.n_record_cols(rules.players), dtype=np.int16)
     log = np.zeros((k.max_events(rules), k.EV_COLS), dtype=np.int64)
     log_ends = np.zeros((k.max_events(rules), k.MAX_ENDS), dtype=np.int64)
-    status, redeals, perm = run_logged(k.rule_params(rules), ids, np.uint64(base), out, log,
+    status, redeals, perm = run_logged(k.rule_params(rules, plugin), ids, np.uint64(base), out, log,
                                        log_ends)
     _check_status(np.array([status]))
     deals = []

@@ -11,7 +11,9 @@ jit = numba.njit(cache=True, nogil=True)
 """Decorator for every kernel: compiled once, cached on disk, releasing the GIL."""
 
 jit_kernel = numba.njit(cache=True, nogil=True, _nrt=False)
-"""Decorator for the hand kernel: compiled without numba's reference-counting runtime.
+"""Decorator for the hand kernel and its larger, colder helpers (the deterministic strategies, the
+plug-in call, the score): compiled without numba's reference-counting runtime, and not inlined, so
+that compiling the kernel stays short.
 
 The kernel never allocates (every array comes in from the driver), and without the runtime numba
 emits no atomic increments and decrements around array arguments (measured: they cost the hand loop

@@ -20,12 +20,23 @@ from ..strategies import BUILTINS
 from ..tiles import DOUBLE_ID, HIGH, LOW, PIPS, SUIT_MEMBER, n_tiles
 from .bits import lowest_bit, popcount
 from .jit import jit, jit_helper, jit_kernel
+from .plugin import (
+    V_BONEYARD,
+    V_N_ENDS,
+    V_OPENER,
+    V_PARTNER,
+    V_PLAYERS,
+    V_SEAT,
+    V_SUIT_COUNT,
+    V_TILE_COUNTS,
+    call_plugin,
+)
 from .rng import below, deal_key, seat_key, shuffle
 
 # ---------------------------------------------------------------- rule parameters
 R_MAX_PIP, R_PLAYERS, R_HAND, R_PARTNER, R_OPEN_ANY, R_LEADER, R_DRAW, R_KEEP = range(8)
-R_ARMS, R_FILL, R_BRANCH, R_TEAM_OUT, R_SCORING, R_TILES = range(8, 14)
-N_RULE_PARAMS = 14
+R_ARMS, R_FILL, R_BRANCH, R_TEAM_OUT, R_SCORING, R_TILES, R_PLUGIN = range(8, 15)
+N_RULE_PARAMS = 15  # R_PLUGIN: address of a user's compiled strategy (0: none)
 DRAW_CODES = {"none": 0, "until_playable": 1, "one": 2}
 SCORING_CODES = {"game": 0, "spots": 1, "balance": 2}
 DRAW_NONE, DRAW_UNTIL, DRAW_ONE = 0, 1, 2
@@ -35,6 +46,7 @@ STRATEGY_IDS = {name: i for i, name in enumerate(BUILTINS)}
 S_RANDOM, S_BULLY, S_DOUBLES = STRATEGY_IDS["random"], STRATEGY_IDS["bully"], STRATEGY_IDS["doubles"]
 S_ACCOMPANIED, S_STITCHER = STRATEGY_IDS["accompanied"], STRATEGY_IDS["stitcher"]
 S_COUNTER, S_PARTNER = STRATEGY_IDS["counter"], STRATEGY_IDS["partner"]
+S_PLUGIN = 99  # a user's compiled strategy (dominosim.fast.plugin), called through R_PLUGIN
 
 # ---------------------------------------------------------------- record columns (int16 row)
 C_OPENER, C_OPEN_DOUBLE, C_OPEN_TILE, C_END, C_WIN, C_POINTS, C_PLAYS, C_KNOCKS = range(8)
@@ -51,6 +63,7 @@ def n_record_cols(players: int) -> int:
 OK = 0
 ERR_REDEALS = 1
 ERR_LOG_FULL = 2
+ERR_PLUGIN = 3  # a plug-in returned an index outside its moves
 MAX_REDEALS = 1_000_000
 
 # ---------------------------------------------------------------- event log
@@ -81,8 +94,9 @@ _ONE = np.uint64(1)
 _DOUBLE_ID = DOUBLE_ID.astype(np.int64)
 
 
-def rule_params(rules: Rules) -> np.ndarray:
-    """The ``int64`` parameter array of ``rules`` for the kernels."""
+def rule_params(rules: Rules, plugin: int = 0) -> np.ndarray:
+    """The ``int64`` parameter array of ``rules`` for the kernels (``plugin``: the address of a
+    user's compiled strategy, if a seat plays one)."""
     p = np.zeros(N_RULE_PARAMS, dtype=np.int64)
     p[R_MAX_PIP] = rules.max_pip
     p[R_PLAYERS] = rules.players
@@ -98,6 +112,7 @@ def rule_params(rules: Rules) -> np.ndarray:
     p[R_TEAM_OUT] = rules.end == "team_out"
     p[R_SCORING] = SCORING_CODES[rules.scoring]
     p[R_TILES] = n_tiles(rules.max_pip)
+    p[R_PLUGIN] = plugin
     return p
 
 
@@ -127,6 +142,7 @@ def make_scratch(t, p):
         np.zeros(p, np.int64),  # stitch: stitch-ups per seat
         np.zeros(p, np.int64),  # lacks: suits each seat is known to lack, as a bit mask
         np.zeros((p, 16), np.int64),  # played: tiles each seat has played holding each suit
+        np.zeros(V_TILE_COUNTS + 2 * p + t, np.int64),  # view: what a plug-in strategy sees
     )
 
 
@@ -176,7 +192,7 @@ def kth_tile(hands, seat, k):
 
 
 # ---------------------------------------------------------------- the deal
-@jit_helper
+@jit_kernel
 def deal_hand(rp, base, perm, hands, counts, pips, deal_rng):
     """Shuffle and deal (redealing while no seat holds a double under the highest-double opening).
 
@@ -263,7 +279,50 @@ def kth_move(hands, seat, psm, k):
     return -1, -1
 
 
-@jit_helper
+@jit_kernel
+def fill_moves(hands, seat, psm, move_tile, move_suit):
+    """Write the legal moves in canonical order (tile id, then suit); return how many."""
+    n = 0
+    for w in range(hands.shape[1]):
+        word = legal_word(hands, seat, psm, w)
+        while word:
+            tile = w * 64 + lowest_bit(word)
+            word &= word - _ONE
+            a, b = _LOW[tile], _HIGH[tile]
+            if (psm >> a) & 1:
+                move_tile[n], move_suit[n] = tile, a
+                n += 1
+            if a != b and (psm >> b) & 1:
+                move_tile[n], move_suit[n] = tile, b
+                n += 1
+    return n
+
+
+@jit_kernel
+def ask_plugin(rp, hands, counts, lacks, suit_count, n_ends, seat, opener, boneyard, move_tile,
+               move_suit, n, view, seat_rng):
+    """Fill the plug-in's view and ask it for the index of its move among ``n``."""
+    players = rp[R_PLAYERS]
+    view[V_SEAT], view[V_PLAYERS], view[V_BONEYARD] = seat, players, boneyard
+    view[V_N_ENDS], view[V_OPENER] = n_ends, opener
+    view[V_PARTNER] = (seat + players // 2) % players if rp[R_PARTNER] == 1 else -1
+    for v in range(16):
+        view[V_SUIT_COUNT + v] = suit_count[v]
+    for s in range(players):
+        view[V_TILE_COUNTS + s] = counts[s]
+        view[V_TILE_COUNTS + players + s] = lacks[s]
+    i = V_TILE_COUNTS + 2 * players
+    for w in range(hands.shape[1]):
+        word = hands[seat, w]
+        while word:
+            view[i] = w * 64 + lowest_bit(word)
+            word &= word - _ONE
+            i += 1
+    return call_plugin(rp[R_PLUGIN], move_tile, move_suit, n, view, seat_rng[seat:seat + 1],
+                       view.shape[0])
+
+
+@jit_kernel
 def holds_suit_besides(hands, seat, tile, suit):
     """Whether ``seat`` holds a tile other than ``tile`` with ``suit`` on it."""
     for w in range(hands.shape[1]):
@@ -275,7 +334,7 @@ def holds_suit_besides(hands, seat, tile, suit):
     return False
 
 
-@jit_helper
+@jit_kernel
 def suits_after(rp, suit_count, suit_mask, n_ends, tile, suit):
     """``(mask of the suits showing, number of open ends)`` after ``tile`` goes on ``suit``."""
     other = _HIGH[tile] if _LOW[tile] == suit else _LOW[tile]
@@ -287,7 +346,7 @@ def suits_after(rp, suit_count, suit_mask, n_ends, tile, suit):
     return mask, n_ends + (2 if branch else 0)
 
 
-@jit_helper
+@jit_kernel
 def style_key(rp, strategy, hands, seat, tile, suit, suit_count, suit_mask, n_ends, lacks,
               played):
     """The key a deterministic built-in maximises for the move ``(tile, suit)``; the tie-break
@@ -335,7 +394,7 @@ def style_key(rp, strategy, hands, seat, tile, suit, suit_count, suit_mask, n_en
     return helps * 4096 + fed
 
 
-@jit_helper
+@jit_kernel
 def best_move(rp, strategy, hands, seat, psm, suit_count, suit_mask, n_ends, lacks, played):
     """The move of a deterministic built-in: the largest style key, then the ``bully`` key
     (heaviest, a double), then the later move in canonical order (higher tile id, higher suit)."""
@@ -373,7 +432,7 @@ def choose_move(rp, strategy, hands, seat, psm, n, seat_rng, suit_count, suit_ma
                      played)
 
 
-@jit_helper
+@jit_kernel
 def choose_lead(strategy, hands, counts, seat, seat_rng):
     """The tile the leader puts down under ``opening='any'``: uniform for ``random``, the
     heaviest (``doubles``: the heaviest double first) for every deterministic built-in."""
@@ -442,7 +501,7 @@ def side_of(rp, seat):
     return seat
 
 
-@jit_helper
+@jit_kernel
 def score(rp, pips, out_seat):
     """``(winning_side, points)`` of a finished hand, as :func:`dominosim.game.score`."""
     players = rp[R_PLAYERS]
@@ -504,7 +563,7 @@ def is_out(rp, counts, seat):
     return counts[(seat + players // 2) % players] == 0
 
 
-@jit_helper
+@jit_kernel
 def _log(log, n_log, kind, seat, tile, suit, index, stitch, ends, n_ends, log_ends):
     if n_log < log.shape[0]:
         log[n_log, EV_KIND] = kind
@@ -528,7 +587,7 @@ def play_hand(rp, strategies, base, out, scratch, log, log_ends):
     Returns ``(status, redeals)``.
     """
     (perm, hands, counts, pips, ends, arms, suit_count, move_tile, move_suit, seat_rng, deal_rng,
-     stitch, lacks, played) = scratch
+     stitch, lacks, played, view) = scratch
     players, t = rp[R_PLAYERS], rp[R_TILES]
     redeals = deal_hand(rp, base, perm, hands, counts, pips, deal_rng)
     if redeals < 0:
@@ -546,7 +605,21 @@ def play_hand(rp, strategies, base, out, scratch, log, log_ends):
     # ---- the opening
     if rp[R_OPEN_ANY] == 1:
         opener = rp[R_LEADER]
-        tile = choose_lead(strategies[opener], hands, counts, opener, seat_rng)
+        if strategies[opener] == S_PLUGIN and counts[opener] > 1:
+            n = 0
+            for w in range(hands.shape[1]):
+                word = hands[opener, w]
+                while word:
+                    move_tile[n], move_suit[n] = w * 64 + lowest_bit(word), -1
+                    word &= word - _ONE
+                    n += 1
+            k = ask_plugin(rp, hands, counts, lacks, suit_count, 0, opener, -1,
+                           t - players * rp[R_HAND], move_tile, move_suit, n, view, seat_rng)
+            if k < 0 or k >= n:
+                return ERR_PLUGIN, redeals
+            tile = move_tile[k]
+        else:
+            tile = choose_lead(strategies[opener], hands, counts, opener, seat_rng)
         ends[0] = _LOW[tile]
         ends[1] = _HIGH[tile]
         arms[0] = False
@@ -603,8 +676,16 @@ def play_hand(rp, strategies, base, out, scratch, log, log_ends):
                 if rp[R_DRAW] == DRAW_ONE:
                     break
         if n > 0:
-            tile, suit = choose_move(rp, strategies[seat], hands, seat, psm, n, seat_rng,
-                                     suit_count, suit_mask, n_ends, lacks, played)
+            if strategies[seat] == S_PLUGIN and n > 1:
+                fill_moves(hands, seat, psm, move_tile, move_suit)
+                k = ask_plugin(rp, hands, counts, lacks, suit_count, n_ends, seat, opener,
+                               t - bone_pos, move_tile, move_suit, n, view, seat_rng)
+                if k < 0 or k >= n:
+                    return ERR_PLUGIN, redeals
+                tile, suit = move_tile[k], move_suit[k]
+            else:
+                tile, suit = choose_move(rp, strategies[seat], hands, seat, psm, n, seat_rng,
+                                         suit_count, suit_mask, n_ends, lacks, played)
             take(hands, counts, pips, seat, tile)
             record_play(played, seat, tile)
             index, n_ends, n_empty, suit_mask = place(rp, ends, arms, n_ends, n_empty, suit_count,
