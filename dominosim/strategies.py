@@ -289,12 +289,17 @@ def resolve(strategy: Any) -> Strategy:
         f"choose(view, moves, rng) method, or a function, but {strategy!r} was passed.")
 
 
-def resolve_lineup(rules: Rules, strategies: Any) -> list[Strategy]:
-    """One strategy per seat: a single strategy (name or object) is given to every seat."""
+def per_seat(rules: Rules, strategies: Any) -> list[Any]:
+    """The line-up as one entry per seat: a single strategy (name or object) sits at every seat."""
     if isinstance(strategies, str) or not isinstance(strategies, (list, tuple)):
         strategies = [strategies] * rules.players
     if len(strategies) != rules.players:
         raise ValueError(
             f"The value for `strategies` must name one strategy per seat ({rules.players}) or a "
             f"single strategy for all, but {len(strategies)} were passed.")
-    return [resolve(s) for s in strategies]
+    return list(strategies)
+
+
+def resolve_lineup(rules: Rules, strategies: Any) -> list[Strategy]:
+    """One strategy object per seat (see :func:`per_seat`)."""
+    return [resolve(s) for s in per_seat(rules, strategies)]

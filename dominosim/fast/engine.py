@@ -20,6 +20,7 @@ from ..game import Event, IllegalMoveError
 from ..reference import HandLog
 from ..rng import hand_key
 from ..rules import Rules
+from ..strategies import per_seat
 from ..tiles import tile_of
 from . import kernel as k
 from .driver import run_logged, run_rows, run_summary, summary_width
@@ -32,12 +33,7 @@ BLOCKS_PER_THREAD = 8
 def strategy_ids(rules: Rules, strategies: Any) -> np.ndarray:
     """Built-in strategy ids per seat; raises ``ValueError`` for anything the compiled engine cannot
     play (a Python strategy needs ``engine='reference'``)."""
-    if isinstance(strategies, str) or not isinstance(strategies, (list, tuple)):
-        strategies = [strategies] * rules.players
-    if len(strategies) != rules.players:
-        raise ValueError(
-            f"The value for `strategies` must name one strategy per seat ({rules.players}) or a "
-            f"single strategy for all, but {len(strategies)} were passed.")
+    strategies = per_seat(rules, strategies)
     ids = []
     plugins = {id(s) for s in strategies if isinstance(s, CompiledStrategy)}
     if len(plugins) > 1:
