@@ -192,7 +192,8 @@ def simulate_matches(rules: Rules, strategies: Any, n_matches: int, seed: int = 
                      engine: str = "reference", progress: bool | None = None) -> pd.DataFrame:
     """Play ``n_matches`` matches to ``rules.target`` and return one row per match.
 
-    Hand ``k`` of match ``j`` is keyed by ``(seed, j, k)``.
+    Hand ``k`` of match ``j`` is keyed by ``(seed, j, k)``. Matches are played by the reference
+    engine.
 
     Returns
     -------
@@ -210,7 +211,9 @@ def simulate_matches(rules: Rules, strategies: Any, n_matches: int, seed: int = 
     rules = _check_rules(rules)
     _check_count("n_matches", n_matches)
     _check_seed(seed)
-    _check_engine(engine)
+    if engine != "reference":
+        raise ValueError("The value for `engine` must be 'reference' for simulate_matches (the "
+                         f"compiled engine plays single hands so far), but {engine!r} was passed.")
     resolve_lineup(rules, strategies)
     rows = []
     for j in tqdm(range(n_matches), disable=not _want_progress(progress, 50 * n_matches),
