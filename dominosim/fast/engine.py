@@ -166,28 +166,10 @@ def replay_log(rules: Rules, ids: np.ndarray, seed: int, hand: int, plugin: int 
 
 
 def record_dict(rules: Rules, row: np.ndarray, redeals: int, hand: int) -> dict[str, int]:
-    """One record row as the reference engine's record dict."""
-    p = rules.players
-    rec = {
-        "hand": hand,
-        "opener": int(row[k.C_OPENER]),
-        "opening_double": int(row[k.C_OPEN_DOUBLE]),
-        "opening_tile": int(row[k.C_OPEN_TILE]),
-        "redeals": int(redeals),
-        "end": int(row[k.C_END]),
-        "winning_side": int(row[k.C_WIN]),
-        "points": int(row[k.C_POINTS]),
-        "plays": int(row[k.C_PLAYS]),
-        "knocks": int(row[k.C_KNOCKS]),
-        "draws": int(row[k.C_DRAWS]),
-        "stitch_ups": int(row[k.C_STITCH]),
-        "boneyard_left": int(row[k.C_BONE_LEFT]),
-        "out_seat": int(row[k.C_OUT_SEAT]),
-    }
-    for prefix, offset in (("pips", 0), ("tiles_left", p), ("stitch_ups", 2 * p)):
-        for s in range(p):
-            rec[f"{prefix}_{s}"] = int(row[k.N_BASE_COLS + offset + s])
-    return rec
+    """One record row as the reference engine's record dict (the layout of
+    :func:`rows_to_columns`, read once)."""
+    cols = rows_to_columns(rules, row[None, :], np.array([redeals]), hand)
+    return {name: int(values[0]) for name, values in cols.items()}
 
 
 def rows_to_columns(rules: Rules, rows: np.ndarray, redeals: np.ndarray,

@@ -22,6 +22,7 @@ from .bits import lowest_bit, popcount
 from .jit import jit, jit_helper, jit_kernel
 from .plugin import (
     V_BONEYARD,
+    V_HAND_OFFSET,
     V_N_ENDS,
     V_OPENER,
     V_PARTNER,
@@ -311,7 +312,7 @@ def ask_plugin(rp, hands, counts, lacks, suit_count, n_ends, seat, opener, boney
     for s in range(players):
         view[V_TILE_COUNTS + s] = counts[s]
         view[V_TILE_COUNTS + players + s] = lacks[s]
-    i = V_TILE_COUNTS + 2 * players
+    i = V_TILE_COUNTS + V_HAND_OFFSET * players
     for w in range(hands.shape[1]):
         word = hands[seat, w]
         while word:

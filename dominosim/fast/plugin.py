@@ -54,16 +54,15 @@ V_SEAT, V_PLAYERS, V_BONEYARD, V_N_ENDS, V_OPENER, V_PARTNER = range(6)
 V_SUIT_COUNT = 6
 """``view[V_SUIT_COUNT + v]``: open ends showing suit ``v``."""
 V_TILE_COUNTS = V_SUIT_COUNT + 16
+"""``view[V_TILE_COUNTS + s]``: tiles in seat ``s``'s hand; then ``view[V_TILE_COUNTS + players +
+s]``: bit mask of the suits seat ``s`` is known to lack."""
 V_HAND_OFFSET = 2
-"""The own tiles start at ``V_TILE_COUNTS + V_HAND_OFFSET * players``."""
-"""``view[V_TILE_COUNTS + s]``: tiles in seat ``s``'s hand; then ``V_LACKS = V_TILE_COUNTS +
-players`` (``view[V_LACKS + s]``: bit mask of the suits seat ``s`` is known to lack) and ``V_HAND =
-V_TILE_COUNTS + 2 * players`` (the seat's own tile ids)."""
+"""The seat's own tile ids start at ``view[V_TILE_COUNTS + V_HAND_OFFSET * players]``."""
 
 
 def view_length(players: int, n_tiles: int) -> int:
     """Length of the view array: the fixed fields, two per seat, and room for a whole set."""
-    return V_TILE_COUNTS + 2 * players + n_tiles
+    return V_TILE_COUNTS + V_HAND_OFFSET * players + n_tiles
 
 
 _SIG = types.int64(types.CPointer(types.int64), types.CPointer(types.int64), types.int64,
@@ -144,7 +143,8 @@ class CompiledStrategy:
         arr[V_TILE_COUNTS + p:V_TILE_COUNTS + 2 * p] = [sum(1 << v for v in lacks)
                                                         for lacks in view.known_lacks]
         hand = sorted(tile_id(t) for t in view.hand)
-        arr[V_TILE_COUNTS + 2 * p:V_TILE_COUNTS + 2 * p + len(hand)] = hand
+        first = V_TILE_COUNTS + V_HAND_OFFSET * p
+        arr[first:first + len(hand)] = hand
         state = np.array([rng._state], dtype=np.uint64)
         index = int(self.func(tiles, suits, n, arr, state))
         rng._state = int(state[0])
