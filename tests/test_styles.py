@@ -50,7 +50,7 @@ def _kernel_choice(name, state):
     n = k.count_moves(hands, 0, mask)
     tile, suit = k.choose_move(k.rule_params(rules), k.STRATEGY_IDS[name], hands, 0, mask, n,
                                np.zeros(rules.players, np.uint64), suit_count, mask,
-                               len(state.ends), lacks, played)
+                               len(state.ends), lacks, played, scratch[7], scratch[8])
     return int(tile), int(suit)
 
 

@@ -262,7 +262,8 @@ def count_moves(hands, seat, psm):
 
 @jit_helper
 def kth_move(hands, seat, psm, k):
-    """The ``k``-th legal move in canonical order (tile id, then suit), as ``(tile, suit)``."""
+    """The ``k``-th legal move in canonical order (tile id, then suit), as ``(tile, suit)``: the
+    walk of :func:`fill_moves`, stopping at ``k`` (the random strategy's hot path)."""
     for w in range(hands.shape[1]):
         word = legal_word(hands, seat, psm, w)
         while word:
@@ -396,41 +397,33 @@ def style_key(rp, strategy, hands, seat, tile, suit, suit_count, suit_mask, n_en
 
 
 @jit_kernel
-def best_move(rp, strategy, hands, seat, psm, suit_count, suit_mask, n_ends, lacks, played):
-    """The move of a deterministic built-in: the largest style key, then the ``bully`` key
-    (heaviest, a double), then the later move in canonical order (higher tile id, higher suit)."""
-    best_tile, best_suit, best_key = -1, -1, -1
-    for w in range(hands.shape[1]):
-        word = legal_word(hands, seat, psm, w)
-        while word:
-            tile = w * 64 + lowest_bit(word)
-            word &= word - _ONE
-            a, b = _LOW[tile], _HIGH[tile]
-            heavy = _PIPS[tile] * 2 + (1 if a == b else 0)
-            # moves come in canonical order (suit a before b): ">=" keeps the later of equal keys
-            if (psm >> a) & 1:
-                key = style_key(rp, strategy, hands, seat, tile, a, suit_count, suit_mask,
-                                n_ends, lacks, played) * 64 + heavy
-                if key >= best_key:
-                    best_key, best_tile, best_suit = key, tile, a
-            if a != b and (psm >> b) & 1:
-                key = style_key(rp, strategy, hands, seat, tile, b, suit_count, suit_mask,
-                                n_ends, lacks, played) * 64 + heavy
-                if key >= best_key:
-                    best_key, best_tile, best_suit = key, tile, b
-    return best_tile, best_suit
+def best_move(rp, strategy, hands, seat, move_tile, move_suit, n, suit_count, suit_mask, n_ends,
+              lacks, played):
+    """The move of a deterministic built-in among the ``n`` moves of :func:`fill_moves`: the
+    largest style key, then the ``bully`` key (heaviest, a double), then the later move in
+    canonical order (higher tile id, higher suit)."""
+    best, best_key = 0, -1
+    for i in range(n):
+        tile = move_tile[i]
+        heavy = _PIPS[tile] * 2 + (1 if _LOW[tile] == _HIGH[tile] else 0)
+        key = style_key(rp, strategy, hands, seat, tile, move_suit[i], suit_count, suit_mask,
+                        n_ends, lacks, played) * 64 + heavy
+        if key >= best_key:  # canonical order: ">=" keeps the later of equal keys
+            best, best_key = i, key
+    return move_tile[best], move_suit[best]
 
 
 @jit_helper
 def choose_move(rp, strategy, hands, seat, psm, n, seat_rng, suit_count, suit_mask, n_ends,
-                lacks, played):
+                lacks, played, move_tile, move_suit):
     """The move ``strategy`` makes among ``n >= 1`` legal moves (asked only when ``n >= 2``)."""
     if n == 1:
         return kth_move(hands, seat, psm, 0)
     if strategy == S_RANDOM:
         return kth_move(hands, seat, psm, below(seat_rng, seat, n))
-    return best_move(rp, strategy, hands, seat, psm, suit_count, suit_mask, n_ends, lacks,
-                     played)
+    fill_moves(hands, seat, psm, move_tile, move_suit)
+    return best_move(rp, strategy, hands, seat, move_tile, move_suit, n, suit_count, suit_mask,
+                     n_ends, lacks, played)
 
 
 @jit_kernel
@@ -686,7 +679,8 @@ def play_hand(rp, strategies, base, out, scratch, log, log_ends):
                 tile, suit = move_tile[k], move_suit[k]
             else:
                 tile, suit = choose_move(rp, strategies[seat], hands, seat, psm, n, seat_rng,
-                                         suit_count, suit_mask, n_ends, lacks, played)
+                                         suit_count, suit_mask, n_ends, lacks, played,
+                                         move_tile, move_suit)
             take(hands, counts, pips, seat, tile)
             record_play(played, seat, tile)
             index, n_ends, n_empty, suit_mask = place(rp, ends, arms, n_ends, n_empty, suit_count,
