@@ -10,6 +10,7 @@ import pytest
 import dominosim as ds
 from dominosim import rng as py
 from dominosim.fast import kernel as k
+from dominosim.fast import model as m
 from dominosim.fast.bits import lowest_bit, popcount
 from dominosim.fast.driver import summary_width
 from dominosim.fast.rng import below, deal_key, hand_key, match_hand_key, seat_key, shuffle
@@ -80,7 +81,7 @@ def test_kernel_score_equals_reference_score():
         out_seat = rnd.choice([-1, rnd.randrange(players)])
         if out_seat >= 0:
             pips[out_seat] = 0
-        got = k.score(k.rule_params(rules), np.array(pips, dtype=np.int64), out_seat)
+        got = k.score(m.rule_params(rules), np.array(pips, dtype=np.int64), out_seat)
         assert tuple(int(x) for x in got) == score(rules, pips, out_seat)
 
 

@@ -8,6 +8,7 @@ import pytest
 
 import dominosim as ds
 from dominosim.fast import kernel as k
+from dominosim.fast import model as m
 from dominosim.game import End, GameState, Move
 from dominosim.strategies import resolve, view_of
 from dominosim.tiles import tile_id
@@ -48,7 +49,7 @@ def _kernel_choice(name, state):
         if e.kind == "play":
             k.record_play(played, e.seat, tile_id(e.tile))
     n = k.count_moves(hands, 0, mask)
-    tile, suit = k.choose_move(k.rule_params(rules), k.STRATEGY_IDS[name], hands, 0, mask, n,
+    tile, suit = k.choose_move(m.rule_params(rules), k.STRATEGY_IDS[name], hands, 0, mask, n,
                                np.zeros(rules.players, np.uint64), suit_count, mask,
                                len(state.ends), lacks, played, scratch[7], scratch[8])
     return int(tile), int(suit)

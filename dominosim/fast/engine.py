@@ -23,6 +23,7 @@ from ..rules import Rules
 from ..strategies import per_seat
 from ..tiles import tile_of
 from . import kernel as k
+from . import model as m
 from .driver import run_logged, run_rows, run_summary, summary_width
 from .plugin import CompiledStrategy
 from .rng import deal_key, shuffle
@@ -97,7 +98,7 @@ def play_rows(rules: Rules, ids: np.ndarray, seed: int, start: int, n: int,
     previous = numba.get_num_threads()
     numba.set_num_threads(threads)
     try:
-        run_rows(k.rule_params(rules, plugin), ids, np.uint64(seed), np.int64(start), out, redeals,
+        run_rows(m.rule_params(rules, plugin), ids, np.uint64(seed), np.int64(start), out, redeals,
                  status, n_blocks)
     finally:
         numba.set_num_threads(previous)
@@ -115,7 +116,7 @@ def play_summary(rules: Rules, ids: np.ndarray, seed: int, start: int, n: int,
     previous = numba.get_num_threads()
     numba.set_num_threads(threads)
     try:
-        run_summary(k.rule_params(rules, plugin), ids, np.uint64(seed), np.int64(start), n, acc, status)
+        run_summary(m.rule_params(rules, plugin), ids, np.uint64(seed), np.int64(start), n, acc, status)
     finally:
         numba.set_num_threads(previous)
     _check_status(status)
@@ -132,9 +133,9 @@ def replay_log(rules: Rules, ids: np.ndarray, seed: int, hand: int, plugin: int 
     """The event log of one hand played by the compiled engine, as a :class:`HandLog`."""
     base = hand_key(seed, hand)
     out = np.zeros(k.n_record_cols(rules.players), dtype=np.int16)
-    log = np.zeros((k.max_events(rules), k.EV_COLS), dtype=np.int64)
-    log_ends = np.zeros((k.max_events(rules), k.MAX_ENDS), dtype=np.int64)
-    status, redeals, perm = run_logged(k.rule_params(rules, plugin), ids, np.uint64(base), out, log,
+    log = np.zeros((m.max_events(rules), k.EV_COLS), dtype=np.int64)
+    log_ends = np.zeros((m.max_events(rules), k.MAX_ENDS), dtype=np.int64)
+    status, redeals, perm = run_logged(m.rule_params(rules, plugin), ids, np.uint64(base), out, log,
                                        log_ends)
     _check_status(np.array([status]))
     deals = []

@@ -1,25 +1,60 @@
-"""One hand of dominoes, compiled: the rules of RULES.md on bit masks and small fixed-size arrays.
+"""One hand of dominoes, compiled: the deal, the strategies' choices, the turn loop, the record.
 
-Every function mirrors one rule of the reference engine (:mod:`dominosim.game`,
-:mod:`dominosim.reference`) and is reachable from plain Python for tests. A seat's hand is a bit mask
-of tile ids (up to three ``uint64`` words: double-fifteen has 136 tiles), so the legal moves are the
-hand ANDed with the tiles of the playable suits. State lives in the arrays of :func:`make_scratch`,
-allocated once per block of hands; nothing is allocated per move.
-
-The rules come in as an ``int64`` array indexed by the ``R_*`` constants (see :func:`rule_params`),
-the strategies as one built-in id per seat (``STRATEGY_IDS``). A hand's record is written into one row
-of an ``int16`` array indexed by the ``C_*`` constants; problems come back as status codes.
+The rules themselves (legal moves, placing a tile, the end, the score) are in
+:mod:`dominosim.fast.model`; every function mirrors one rule of the reference engine
+(:mod:`dominosim.game`, :mod:`dominosim.reference`) and is reachable from plain Python for tests.
+State lives in the arrays of :func:`make_scratch`, allocated once per block of hands; nothing is
+allocated per move. The strategies come in as one code per seat (``STRATEGY_IDS``; a search
+strategy's budget above the low byte). A hand's record is written into one row of an ``int16``
+array indexed by the ``C_*`` constants; problems come back as status codes.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from ..rules import Rules
 from ..strategies import BUILTINS
-from ..tiles import DOUBLE_ID, HIGH, LOW, PIPS, SUIT_MEMBER, n_tiles
 from .bits import lowest_bit, popcount
 from .jit import jit, jit_helper, jit_kernel
+from .model import (
+    DRAW_NONE,
+    DRAW_ONE,
+    MAX_ENDS,
+    ONE,
+    R_ARMS,
+    R_BRANCH,
+    R_DRAW,
+    R_FILL,
+    R_HAND,
+    R_KEEP,
+    R_LEADER,
+    R_MAX_PIP,
+    R_OPEN_ANY,
+    R_PARTNER,
+    R_PLAYERS,
+    R_PLUGIN,
+    R_TILES,
+    SUIT_TILES,
+    T_DOUBLE,
+    T_HIGH,
+    T_LOW,
+    T_PIPS,
+    count_moves,
+    fill_moves,
+    give,
+    holds,
+    is_out,
+    kth_move,
+    kth_tile,
+    next_seat,
+    place,
+    playable_mask,
+    record_play,
+    score,
+    side_of,
+    stitched_up,
+    take,
+)
 from .plugin import (
     V_BONEYARD,
     V_HAND_OFFSET,
@@ -33,15 +68,6 @@ from .plugin import (
     call_plugin,
 )
 from .rng import below, deal_key, seat_key, shuffle
-
-# ---------------------------------------------------------------- rule parameters
-R_MAX_PIP, R_PLAYERS, R_HAND, R_PARTNER, R_OPEN_ANY, R_LEADER, R_DRAW, R_KEEP = range(8)
-R_ARMS, R_FILL, R_BRANCH, R_TEAM_OUT, R_SCORING, R_TILES, R_PLUGIN = range(8, 15)
-N_RULE_PARAMS = 15  # R_PLUGIN: address of a user's compiled strategy (0: none)
-DRAW_CODES = {"none": 0, "until_playable": 1, "one": 2}
-SCORING_CODES = {"game": 0, "spots": 1, "balance": 2}
-DRAW_NONE, DRAW_UNTIL, DRAW_ONE = 0, 1, 2
-SCORE_GAME, SCORE_SPOTS, SCORE_BALANCE = 0, 1, 2
 
 STRATEGY_IDS = {name: i for i, name in enumerate(BUILTINS)}
 S_RANDOM, S_BULLY, S_DOUBLES = STRATEGY_IDS["random"], STRATEGY_IDS["bully"], STRATEGY_IDS["doubles"]
@@ -72,56 +98,6 @@ EV_PLAY, EV_DRAW, EV_KNOCK = 0, 1, 2
 EV_KIND, EV_SEAT, EV_TILE, EV_SUIT, EV_END_INDEX, EV_STITCH, EV_N_ENDS = range(7)
 # a knock's EV_SUIT holds the bit mask of the playable suits it shows the seat lacks
 EV_COLS = 7
-MAX_ENDS = 48
-
-_LOW = LOW.astype(np.int64)
-_HIGH = HIGH.astype(np.int64)
-_PIPS = PIPS.astype(np.int64)
-N_WORDS = 3  # words of a tile mask: 136 tiles of double-fifteen fit in 192 bits
-
-
-def _suit_tiles() -> np.ndarray:
-    masks = np.zeros((16, N_WORDS), dtype=np.uint64)
-    for t in range(SUIT_MEMBER.shape[0]):
-        for v in range(16):
-            if SUIT_MEMBER[t, v]:
-                masks[v, t // 64] |= np.uint64(1) << np.uint64(t % 64)
-    return masks
-
-
-_SUIT_TILES = _suit_tiles()
-"""``_SUIT_TILES[v]``: the mask of every tile holding suit ``v``."""
-_ONE = np.uint64(1)
-_DOUBLE_ID = DOUBLE_ID.astype(np.int64)
-
-
-def rule_params(rules: Rules, plugin: int = 0) -> np.ndarray:
-    """The ``int64`` parameter array of ``rules`` for the kernels (``plugin``: the address of a
-    user's compiled strategy, if a seat plays one)."""
-    p = np.zeros(N_RULE_PARAMS, dtype=np.int64)
-    p[R_MAX_PIP] = rules.max_pip
-    p[R_PLAYERS] = rules.players
-    p[R_HAND] = rules.hand_size
-    p[R_PARTNER] = rules.partnerships
-    p[R_OPEN_ANY] = rules.opening == "any"
-    p[R_LEADER] = rules.leader if rules.leader is not None else -1
-    p[R_DRAW] = DRAW_CODES[rules.draw]
-    p[R_KEEP] = rules.boneyard_keep
-    p[R_ARMS] = rules.opening_arms
-    p[R_FILL] = rules.fill_opening_first
-    p[R_BRANCH] = rules.doubles_branch
-    p[R_TEAM_OUT] = rules.end == "team_out"
-    p[R_SCORING] = SCORING_CODES[rules.scoring]
-    p[R_TILES] = n_tiles(rules.max_pip)
-    p[R_PLUGIN] = plugin
-    return p
-
-
-def max_events(rules: Rules) -> int:
-    """An upper bound on the events of one hand: every tile played and drawn once, and at most
-    one knock per seat between two plays."""
-    t = n_tiles(rules.max_pip)
-    return 2 * t + rules.players * (t + 1) + 1
 
 
 @jit
@@ -147,51 +123,6 @@ def make_scratch(t, p):
     )
 
 
-# ---------------------------------------------------------------- hands as bit masks
-@jit_helper
-def holds(hands, seat, tile):
-    """Whether ``seat`` holds ``tile``."""
-    return (hands[seat, tile >> 6] >> np.uint64(tile & 63)) & _ONE == _ONE
-
-
-@jit_helper
-def give(hands, counts, pips, seat, tile):
-    """Put ``tile`` into the hand of ``seat``."""
-    hands[seat, tile >> 6] |= _ONE << np.uint64(tile & 63)
-    counts[seat] += 1
-    pips[seat] += _PIPS[tile]
-
-
-@jit_helper
-def take(hands, counts, pips, seat, tile):
-    """Take ``tile`` out of the hand of ``seat``."""
-    hands[seat, tile >> 6] &= ~(_ONE << np.uint64(tile & 63))
-    counts[seat] -= 1
-    pips[seat] -= _PIPS[tile]
-
-
-@jit_helper
-def record_play(played, seat, tile):
-    """Count a tile played by ``seat`` under each suit it holds."""
-    played[seat, _LOW[tile]] += 1
-    if _HIGH[tile] != _LOW[tile]:
-        played[seat, _HIGH[tile]] += 1
-
-
-@jit_helper
-def kth_tile(hands, seat, k):
-    """The ``k``-th tile (from 0, in id order) of the hand of ``seat``."""
-    for w in range(hands.shape[1]):
-        word = hands[seat, w]
-        c = popcount(word)
-        if k < c:
-            for _ in range(k):
-                word &= word - _ONE
-            return w * 64 + lowest_bit(word)
-        k -= c
-    return -1
-
-
 # ---------------------------------------------------------------- the deal
 @jit_kernel
 def deal_hand(rp, base, perm, hands, counts, pips, deal_rng):
@@ -208,7 +139,7 @@ def deal_hand(rp, base, perm, hands, counts, pips, deal_rng):
         shuffle(deal_rng, 0, perm, t)
         has_double = rp[R_OPEN_ANY] == 1
         for i in range(players * h):
-            if _LOW[perm[i]] == _HIGH[perm[i]]:
+            if T_LOW[perm[i]] == T_HIGH[perm[i]]:
                 has_double = True
         if has_double:
             for s in range(players):
@@ -223,81 +154,6 @@ def deal_hand(rp, base, perm, hands, counts, pips, deal_rng):
                     i += 1
             return k
     return -1
-
-
-# ---------------------------------------------------------------- moves
-@jit_helper
-def playable_mask(rp, suit_mask, opening_suit, n_empty):
-    """Bit mask of the suits a tile may be played on: the opening suit while arms are unfilled
-    under fill-first, every suit showing otherwise."""
-    if rp[R_FILL] == 1 and n_empty > 0:
-        return 1 << opening_suit
-    return suit_mask
-
-
-@jit_helper
-def legal_word(hands, seat, psm, w):
-    """Word ``w`` of the mask of tiles of ``seat`` that hold a playable suit."""
-    union = np.uint64(0)
-    rest = np.uint64(psm)
-    while rest:
-        v = lowest_bit(rest)
-        rest &= rest - _ONE
-        union |= _SUIT_TILES[v, w]
-    return hands[seat, w] & union
-
-
-@jit_helper
-def count_moves(hands, seat, psm):
-    """Number of distinct legal moves: a tile counts once per playable suit it holds."""
-    n = 0
-    rest = np.uint64(psm)
-    while rest:
-        v = lowest_bit(rest)
-        rest &= rest - _ONE
-        for w in range(hands.shape[1]):
-            n += popcount(hands[seat, w] & _SUIT_TILES[v, w])
-    return n
-
-
-@jit_helper
-def kth_move(hands, seat, psm, k):
-    """The ``k``-th legal move in canonical order (tile id, then suit), as ``(tile, suit)``: the
-    walk of :func:`fill_moves`, stopping at ``k`` (the random strategy's hot path)."""
-    for w in range(hands.shape[1]):
-        word = legal_word(hands, seat, psm, w)
-        while word:
-            tile = w * 64 + lowest_bit(word)
-            word &= word - _ONE
-            a, b = _LOW[tile], _HIGH[tile]
-            if (psm >> a) & 1:
-                if k == 0:
-                    return tile, a
-                k -= 1
-            if a != b and (psm >> b) & 1:
-                if k == 0:
-                    return tile, b
-                k -= 1
-    return -1, -1
-
-
-@jit_kernel
-def fill_moves(hands, seat, psm, move_tile, move_suit):
-    """Write the legal moves in canonical order (tile id, then suit); return how many."""
-    n = 0
-    for w in range(hands.shape[1]):
-        word = legal_word(hands, seat, psm, w)
-        while word:
-            tile = w * 64 + lowest_bit(word)
-            word &= word - _ONE
-            a, b = _LOW[tile], _HIGH[tile]
-            if (psm >> a) & 1:
-                move_tile[n], move_suit[n] = tile, a
-                n += 1
-            if a != b and (psm >> b) & 1:
-                move_tile[n], move_suit[n] = tile, b
-                n += 1
-    return n
 
 
 @jit_kernel
@@ -318,7 +174,7 @@ def ask_plugin(rp, hands, counts, lacks, suit_count, n_ends, seat, opener, boney
         word = hands[seat, w]
         while word:
             view[i] = w * 64 + lowest_bit(word)
-            word &= word - _ONE
+            word &= word - ONE
             i += 1
     return call_plugin(rp[R_PLUGIN], move_tile, move_suit, n, view, seat_rng[seat:seat + 1],
                        view.shape[0])
@@ -328,9 +184,9 @@ def ask_plugin(rp, hands, counts, lacks, suit_count, n_ends, seat, opener, boney
 def holds_suit_besides(hands, seat, tile, suit):
     """Whether ``seat`` holds a tile other than ``tile`` with ``suit`` on it."""
     for w in range(hands.shape[1]):
-        word = hands[seat, w] & _SUIT_TILES[suit, w]
+        word = hands[seat, w] & SUIT_TILES[suit, w]
         if tile >> 6 == w:
-            word &= ~(_ONE << np.uint64(tile & 63))
+            word &= ~(ONE << np.uint64(tile & 63))
         if word:
             return True
     return False
@@ -339,7 +195,7 @@ def holds_suit_besides(hands, seat, tile, suit):
 @jit_kernel
 def suits_after(rp, suit_count, suit_mask, n_ends, tile, suit):
     """``(mask of the suits showing, number of open ends)`` after ``tile`` goes on ``suit``."""
-    other = _HIGH[tile] if _LOW[tile] == suit else _LOW[tile]
+    other = T_HIGH[tile] if T_LOW[tile] == suit else T_LOW[tile]
     mask = suit_mask
     branch = other == suit and rp[R_BRANCH] == 1
     if suit_count[suit] == 1 and not branch and other != suit:
@@ -356,14 +212,14 @@ def style_key(rp, strategy, hands, seat, tile, suit, suit_count, suit_mask, n_en
     if strategy == S_BULLY:
         return 0
     if strategy == S_DOUBLES:
-        return 1 if _LOW[tile] == _HIGH[tile] else 0
-    other = _HIGH[tile] if _LOW[tile] == suit else _LOW[tile]
+        return 1 if T_LOW[tile] == T_HIGH[tile] else 0
+    other = T_HIGH[tile] if T_LOW[tile] == suit else T_LOW[tile]
     if strategy == S_ACCOMPANIED:
         n = 0
         for w in range(hands.shape[1]):
-            word = hands[seat, w] & _SUIT_TILES[other, w]
+            word = hands[seat, w] & SUIT_TILES[other, w]
             if tile >> 6 == w:
-                word &= ~(_ONE << np.uint64(tile & 63))
+                word &= ~(ONE << np.uint64(tile & 63))
             n += popcount(word)
         return n
     mask, ends = suits_after(rp, suit_count, suit_mask, n_ends, tile, suit)
@@ -405,7 +261,7 @@ def best_move(rp, strategy, hands, seat, move_tile, move_suit, n, suit_count, su
     best, best_key = 0, -1
     for i in range(n):
         tile = move_tile[i]
-        heavy = _PIPS[tile] * 2 + (1 if _LOW[tile] == _HIGH[tile] else 0)
+        heavy = T_PIPS[tile] * 2 + (1 if T_LOW[tile] == T_HIGH[tile] else 0)
         key = style_key(rp, strategy, hands, seat, tile, move_suit[i], suit_count, suit_mask,
                         n_ends, lacks, played) * 64 + heavy
         if key >= best_key:  # canonical order: ">=" keeps the later of equal keys
@@ -440,121 +296,12 @@ def choose_lead(strategy, hands, counts, seat, seat_rng):
         word = hands[seat, w]
         while word:
             tile = w * 64 + lowest_bit(word)
-            word &= word - _ONE
-            double = 1 if _LOW[tile] == _HIGH[tile] else 0
-            key = _PIPS[tile] * 2 + double + (64 * double if strategy == S_DOUBLES else 0)
+            word &= word - ONE
+            double = 1 if T_LOW[tile] == T_HIGH[tile] else 0
+            key = T_PIPS[tile] * 2 + double + (64 * double if strategy == S_DOUBLES else 0)
             if key >= best_key:
                 best_key, best_tile = key, tile
     return best_tile
-
-
-# ---------------------------------------------------------------- open ends
-@jit_helper
-def place(rp, ends, arms, n_ends, n_empty, suit_count, suit_mask, tile, suit):
-    """Put ``tile`` on the first playable end showing ``suit``.
-
-    Returns ``(end_index, n_ends, n_empty, suit_mask)``.
-    """
-    fill_phase = rp[R_FILL] == 1 and n_empty > 0
-    index = -1
-    for i in range(n_ends):
-        if ends[i] == suit and (not fill_phase or arms[i]):
-            index = i
-            break
-    other = _HIGH[tile] if _LOW[tile] == suit else _LOW[tile]
-    suit_count[suit] -= 1
-    if suit_count[suit] == 0:
-        suit_mask &= ~(1 << suit)
-    suit_count[other] += 1
-    suit_mask |= 1 << other
-    ends[index] = other
-    if arms[index]:
-        arms[index] = False
-        n_empty -= 1
-    if other == suit and rp[R_BRANCH] == 1:
-        for _ in range(2):
-            ends[n_ends] = suit
-            arms[n_ends] = False
-            suit_count[suit] += 1
-            n_ends += 1
-    return index, n_ends, n_empty, suit_mask
-
-
-@jit_helper
-def stitched_up(suit_mask, n_ends):
-    """At least two open ends, all showing one suit."""
-    return n_ends >= 2 and (suit_mask & (suit_mask - 1)) == 0
-
-
-# ---------------------------------------------------------------- turns, the end, the score
-@jit_helper
-def side_of(rp, seat):
-    """Side of ``seat``: ``seat mod players/2`` with partnerships, the seat otherwise."""
-    if rp[R_PARTNER] == 1:
-        return seat % (rp[R_PLAYERS] // 2)
-    return seat
-
-
-@jit_kernel
-def score(rp, pips, out_seat):
-    """``(winning_side, points)`` of a finished hand, as :func:`dominosim.game.score`."""
-    players = rp[R_PLAYERS]
-    n_sides = players // 2 if rp[R_PARTNER] == 1 else players
-    if out_seat >= 0:
-        winner = side_of(rp, out_seat)
-    else:
-        low = 1 << 30
-        winner = -1
-        ties = 0
-        for k in range(n_sides):
-            total = pips[k] + (pips[k + n_sides] if rp[R_PARTNER] == 1 else 0)
-            if total < low:
-                low = total
-                winner = k
-                ties = 0
-            elif total == low:
-                ties += 1
-        if ties > 0:
-            return -1, 0
-    if rp[R_SCORING] == SCORE_GAME:
-        return winner, 1
-    losers = 0
-    mine = 0
-    for s in range(players):
-        if side_of(rp, s) == winner:
-            mine += pips[s]
-        else:
-            losers += pips[s]
-    if rp[R_SCORING] == SCORE_SPOTS:
-        return winner, losers - (mine if out_seat < 0 else 0)
-    total = 0
-    for s in range(players):
-        if s != winner:
-            total += pips[s] - pips[winner]
-    return winner, total
-
-
-@jit_helper
-def next_seat(rp, counts, seat):
-    """The seat to the left, skipping seats that are out under ``team_out``."""
-    players = rp[R_PLAYERS]
-    nxt = seat + 1 if seat + 1 < players else 0  # no division in the turn loop
-    if rp[R_TEAM_OUT] == 1:
-        while counts[nxt] == 0:
-            nxt = nxt + 1 if nxt + 1 < players else 0
-    return nxt
-
-
-@jit_helper
-def is_out(rp, counts, seat):
-    """Whether the play that emptied ``seat``'s hand ends the hand (``team_out``: the partner is
-    out too)."""
-    if counts[seat] > 0:
-        return False
-    if rp[R_TEAM_OUT] == 0:
-        return True
-    players = rp[R_PLAYERS]
-    return counts[(seat + players // 2) % players] == 0
 
 
 @jit_kernel
@@ -605,7 +352,7 @@ def play_hand(rp, strategies, base, out, scratch, log, log_ends):
                 word = hands[opener, w]
                 while word:
                     move_tile[n], move_suit[n] = w * 64 + lowest_bit(word), -1
-                    word &= word - _ONE
+                    word &= word - ONE
                     n += 1
             k = ask_plugin(rp, hands, counts, lacks, suit_count, 0, opener, -1,
                            t - players * rp[R_HAND], move_tile, move_suit, n, view, seat_rng)
@@ -614,8 +361,8 @@ def play_hand(rp, strategies, base, out, scratch, log, log_ends):
             tile = move_tile[k]
         else:
             tile = choose_lead(strategies[opener], hands, counts, opener, seat_rng)
-        ends[0] = _LOW[tile]
-        ends[1] = _HIGH[tile]
+        ends[0] = T_LOW[tile]
+        ends[1] = T_HIGH[tile]
         arms[0] = False
         arms[1] = False
         n_ends = 2
@@ -625,17 +372,17 @@ def play_hand(rp, strategies, base, out, scratch, log, log_ends):
         tile = -1
         for d in range(rp[R_MAX_PIP], -1, -1):
             for s in range(players):
-                if holds(hands, s, _DOUBLE_ID[d]):
+                if holds(hands, s, T_DOUBLE[d]):
                     opener = s
-                    tile = _DOUBLE_ID[d]
+                    tile = T_DOUBLE[d]
                     break
             if opener >= 0:
                 break
         n_ends = rp[R_ARMS]
         for i in range(n_ends):
-            ends[i] = _LOW[tile]
+            ends[i] = T_LOW[tile]
             arms[i] = rp[R_FILL] == 1
-        lead_suit = _LOW[tile]
+        lead_suit = T_LOW[tile]
     n_empty = n_ends if rp[R_FILL] == 1 and rp[R_OPEN_ANY] == 0 else 0
     suit_mask = 0
     for i in range(n_ends):
@@ -710,7 +457,7 @@ def play_hand(rp, strategies, base, out, scratch, log, log_ends):
     # ---- the record
     winner, points = score(rp, pips, out_seat)
     out[C_OPENER] = opener
-    out[C_OPEN_DOUBLE] = _LOW[opening_tile] if _LOW[opening_tile] == _HIGH[opening_tile] else -1
+    out[C_OPEN_DOUBLE] = T_LOW[opening_tile] if T_LOW[opening_tile] == T_HIGH[opening_tile] else -1
     out[C_OPEN_TILE] = opening_tile
     out[C_END] = 1 if out_seat < 0 else 0
     out[C_WIN] = winner
