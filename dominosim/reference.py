@@ -83,7 +83,8 @@ def deal(rules: Rules, key: int) -> list[tuple[Hands, list[tuple[int, int]]]]:
 def _ask(strategy: Strategy, state: GameState, seat: int, moves: list[Move], rng: Stream) -> Move:
     if len(moves) == 1:
         return moves[0]
-    move = strategy.choose(view_of(state, seat), moves, rng)
+    view = view_of(state, seat, omniscient=getattr(strategy, "omniscient", False) is True)
+    move = strategy.choose(view, moves, rng)
     if move not in moves:
         raise IllegalMoveError(
             f"Strategy {getattr(strategy, 'name', strategy)!r} at seat {seat} chose {move!r}, "

@@ -83,6 +83,9 @@ class SeatView:
         was forced to draw, if it has drawn nothing since.
     opener : int
         The seat that made the opening play (-1 before it).
+    hidden : tuple or None
+        Only for strategies marked ``omniscient`` (value-of-information experiments): every seat's
+        hand and the boneyard in draw order. None for every other strategy.
     """
 
     rules: Rules
@@ -95,6 +98,7 @@ class SeatView:
     boneyard_size: int
     known_lacks: tuple[frozenset[int], ...]
     opener: int
+    hidden: tuple[tuple[tuple[tuple[int, int], ...], ...], tuple[tuple[int, int], ...]] | None = None
 
     @property
     def partner(self) -> int | None:
@@ -104,8 +108,9 @@ class SeatView:
         return (self.seat + self.rules.players // 2) % self.rules.players
 
 
-def view_of(state: GameState, seat: int) -> SeatView:
-    """The view of ``seat`` in ``state``: nothing hidden from that seat leaks into it."""
+def view_of(state: GameState, seat: int, omniscient: bool = False) -> SeatView:
+    """The view of ``seat`` in ``state``: nothing hidden from that seat leaks into it, unless
+    ``omniscient`` (then :attr:`SeatView.hidden` holds every hand and the boneyard)."""
     playable = set(state.playable_ends())
     history = tuple(state.seen[seat])
     return SeatView(
@@ -119,6 +124,8 @@ def view_of(state: GameState, seat: int) -> SeatView:
         boneyard_size=len(state.boneyard),
         known_lacks=tuple(frozenset(x) for x in state.lacks),
         opener=state.opener,
+        hidden=(tuple(tuple(h) for h in state.hands), tuple(state.boneyard)) if omniscient
+        else None,
     )
 
 
@@ -139,7 +146,7 @@ class RandomStrategy:
         return moves[rng.below(len(moves))]
 
 
-def _heaviest(move: Move) -> tuple[int, bool, int, int]:
+def heaviest_move(move: Move) -> tuple[int, bool, int, int]:
     return pips(move.tile), is_double(move.tile), tile_id(move.tile), move.suit
 
 
@@ -149,7 +156,7 @@ class BullyStrategy:
     name = "bully"
 
     def choose(self, view: SeatView, moves: Sequence[Move], rng: Stream) -> Move:
-        return max(moves, key=_heaviest)
+        return max(moves, key=heaviest_move)
 
 
 class DoublesStrategy:
@@ -158,7 +165,7 @@ class DoublesStrategy:
     name = "doubles"
 
     def choose(self, view: SeatView, moves: Sequence[Move], rng: Stream) -> Move:
-        return max(moves, key=lambda m: (is_double(m.tile), *_heaviest(m)))
+        return max(moves, key=lambda m: (is_double(m.tile), *heaviest_move(m)))
 
 
 def ends_after(view: SeatView, move: Move) -> list[int]:
@@ -186,8 +193,8 @@ class _Style:
 
     def choose(self, view: SeatView, moves: Sequence[Move], rng: Stream) -> Move:
         if moves[0].suit < 0:  # the lead under opening='any'
-            return max(moves, key=_heaviest)
-        return max(moves, key=lambda m: (*self.key(view, m), *_heaviest(m)))
+            return max(moves, key=heaviest_move)
+        return max(moves, key=lambda m: (*self.key(view, m), *heaviest_move(m)))
 
 
 class AccompaniedStrategy(_Style):
@@ -255,6 +262,16 @@ class FunctionStrategy:
         return self.func(view, moves, rng)
 
 
+def _search(name: str) -> Callable[[], Any]:
+    def make() -> Any:
+        from .search import SearchStrategy  # the search module builds on this one
+
+        return SearchStrategy.from_name(name)
+
+    make.__name__ = name
+    return make
+
+
 BUILTINS: dict[str, Callable[[], Any]] = {
     "random": RandomStrategy,
     "bully": BullyStrategy,
@@ -263,8 +280,13 @@ BUILTINS: dict[str, Callable[[], Any]] = {
     "stitcher": StitcherStrategy,
     "counter": CounterStrategy,
     "partner": PartnerStrategy,
+    "mc": _search("mc"),
+    "ismcts": _search("ismcts"),
+    "mc_omniscient": _search("mc_omniscient"),
+    "ismcts_omniscient": _search("ismcts_omniscient"),
 }
-"""Built-in strategies by name; the compiled engine numbers them in this order."""
+"""Built-in strategies by name; the compiled engine numbers them in this order. The search
+strategies (:mod:`dominosim.search`) also take a budget: ``"mc:200"``."""
 
 
 def resolve(strategy: Any) -> Strategy:
@@ -275,18 +297,23 @@ def resolve(strategy: Any) -> Strategy:
     >>> resolve("rnadom")
     Traceback (most recent call last):
     ...
-    ValueError: The value for `strategies` must be a built-in name (one of 'random', 'bully', 'doubles', 'accompanied', 'stitcher', 'counter', 'partner'), an object with a choose(view, moves, rng) method, or a function, but 'rnadom' was passed.
+    ValueError: The value for `strategies` must be a built-in name (one of 'random', 'bully', 'doubles', 'accompanied', 'stitcher', 'counter', 'partner', 'mc', 'ismcts', 'mc_omniscient', 'ismcts_omniscient'; a search with a budget as 'mc:200'), an object with a choose(view, moves, rng) method, or a function, but 'rnadom' was passed.
     """
     if isinstance(strategy, str) and strategy in BUILTINS:
         return BUILTINS[strategy]()
+    if isinstance(strategy, str) and ":" in strategy:
+        from .search import SearchStrategy
+
+        return SearchStrategy.from_name(strategy)
     if hasattr(strategy, "choose") and callable(strategy.choose):
         return strategy
     if callable(strategy) and not isinstance(strategy, str):
         return FunctionStrategy(strategy)
     names = ", ".join(repr(n) for n in BUILTINS)
     raise ValueError(
-        f"The value for `strategies` must be a built-in name (one of {names}), an object with a "
-        f"choose(view, moves, rng) method, or a function, but {strategy!r} was passed.")
+        f"The value for `strategies` must be a built-in name (one of {names}; a search with a "
+        f"budget as 'mc:200'), an object with a choose(view, moves, rng) method, or a function, "
+        f"but {strategy!r} was passed.")
 
 
 def per_seat(rules: Rules, strategies: Any) -> list[Any]:

@@ -30,6 +30,7 @@ from .kernel import (
     make_scratch,
     play_hand,
 )
+from .model import R_SEARCH_NODES, R_SEARCH_STATES
 from .rng import hand_key
 
 
@@ -57,7 +58,7 @@ def run_rows(rp, strategies, seed, start, out, redeals, status, n_blocks):
     n = out.shape[0]
     t, p = rp[R_TILES], rp[R_PLAYERS]
     for b in prange(n_blocks):
-        scratch = make_scratch(t, p)
+        scratch = make_scratch(t, p, rp[R_SEARCH_NODES], rp[R_SEARCH_STATES])
         no_log = np.zeros((0, 7), np.int64)
         no_ends = np.zeros((0, MAX_ENDS), np.int64)
         status[b] = play_block(rp, strategies, seed, start, b * n // n_blocks,
@@ -136,7 +137,7 @@ def run_summary(rp, strategies, seed, start, n, acc, status):
     n_blocks = acc.shape[0]
     t, p = rp[R_TILES], rp[R_PLAYERS]
     for b in prange(n_blocks):
-        scratch = make_scratch(t, p)
+        scratch = make_scratch(t, p, rp[R_SEARCH_NODES], rp[R_SEARCH_STATES])
         row = np.zeros(N_BASE_COLS + 3 * p, np.int16)
         no_log = np.zeros((0, 7), np.int64)
         no_ends = np.zeros((0, MAX_ENDS), np.int64)
@@ -148,6 +149,6 @@ def run_summary(rp, strategies, seed, start, n, acc, status):
 @jit
 def run_logged(rp, strategies, base, out, log, log_ends):
     """Play one hand keyed ``base`` with its event log; returns ``(status, redeals, scratch)``."""
-    scratch = make_scratch(rp[R_TILES], rp[R_PLAYERS])
+    scratch = make_scratch(rp[R_TILES], rp[R_PLAYERS], rp[R_SEARCH_NODES], rp[R_SEARCH_STATES])
     st, rd = play_hand(rp, strategies, base, out, scratch, log, log_ends)
     return st, rd, scratch[0]

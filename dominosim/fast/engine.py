@@ -20,6 +20,7 @@ from ..game import Event, IllegalMoveError
 from ..reference import HandLog
 from ..rng import hand_key
 from ..rules import Rules
+from ..search import resolve_search, search_error, table_states
 from ..strategies import per_seat
 from ..tiles import tile_of
 from . import kernel as k
@@ -44,6 +45,10 @@ def strategy_ids(rules: Rules, strategies: Any) -> np.ndarray:
         if isinstance(s, CompiledStrategy):
             ids.append(k.S_PLUGIN)
             continue
+        search = resolve_search(s)
+        if search is not None:
+            ids.append(k.STRATEGY_IDS[search.builtin] | search.budget << k.CODE_BITS)
+            continue
         if not isinstance(s, str) or s not in k.STRATEGY_IDS:
             names = ", ".join(map(repr, k.STRATEGY_IDS))
             raise ValueError(
@@ -52,6 +57,18 @@ def strategy_ids(rules: Rules, strategies: Any) -> np.ndarray:
                 f"run Python strategies with engine='reference'.")
         ids.append(k.STRATEGY_IDS[s])
     return np.array(ids, dtype=np.int64)
+
+
+def params(rules: Rules, ids: np.ndarray, plugin: int = 0) -> np.ndarray:
+    """The kernels' rule parameters for the line-up ``ids``, with the sizes of a search's arrays
+    (the largest ``ismcts`` tree among the seats)."""
+    codes = ids & 255
+    searching = (codes >= k.S_MC) & (codes <= k.S_ISMCTS_OMNI)
+    if not searching.any():
+        return m.rule_params(rules, plugin)
+    trees = (codes == k.S_ISMCTS) | (codes == k.S_ISMCTS_OMNI)
+    nodes = int((ids[trees] >> k.CODE_BITS).max()) + 1 if trees.any() else 1
+    return m.rule_params(rules, plugin, nodes, table_states(rules))
 
 
 def plugin_address(strategies: Any) -> int:
@@ -75,11 +92,13 @@ def _threads(n_jobs: int | None) -> int:
     return n_jobs
 
 
-def _check_status(status: np.ndarray) -> None:
+def _check_status(rules: Rules, status: np.ndarray) -> None:
     bad = status[status != k.OK]
     if bad.size:
         if bad[0] == k.ERR_REDEALS:
             raise RuntimeError(f"No double was dealt in {k.MAX_REDEALS} deals of one hand.")
+        if bad[0] in (k.ERR_SEARCH_STATES, k.ERR_SEARCH_DEAL):
+            raise RuntimeError(search_error(rules, -1 if bad[0] == k.ERR_SEARCH_STATES else -2))
         if bad[0] == k.ERR_PLUGIN:
             raise IllegalMoveError("A compiled strategy returned a move index outside its legal "
                                    "moves (0 to n_moves - 1).")
@@ -98,11 +117,11 @@ def play_rows(rules: Rules, ids: np.ndarray, seed: int, start: int, n: int,
     previous = numba.get_num_threads()
     numba.set_num_threads(threads)
     try:
-        run_rows(m.rule_params(rules, plugin), ids, np.uint64(seed), np.int64(start), out, redeals,
+        run_rows(params(rules, ids, plugin), ids, np.uint64(seed), np.int64(start), out, redeals,
                  status, n_blocks)
     finally:
         numba.set_num_threads(previous)
-    _check_status(status)
+    _check_status(rules, status)
     return out, redeals
 
 
@@ -116,10 +135,10 @@ def play_summary(rules: Rules, ids: np.ndarray, seed: int, start: int, n: int,
     previous = numba.get_num_threads()
     numba.set_num_threads(threads)
     try:
-        run_summary(m.rule_params(rules, plugin), ids, np.uint64(seed), np.int64(start), n, acc, status)
+        run_summary(params(rules, ids, plugin), ids, np.uint64(seed), np.int64(start), n, acc, status)
     finally:
         numba.set_num_threads(previous)
-    _check_status(status)
+    _check_status(rules, status)
     return acc.sum(axis=0)
 
 
@@ -135,9 +154,9 @@ def replay_log(rules: Rules, ids: np.ndarray, seed: int, hand: int, plugin: int 
     out = np.zeros(k.n_record_cols(rules.players), dtype=np.int16)
     log = np.zeros((m.max_events(rules), k.EV_COLS), dtype=np.int64)
     log_ends = np.zeros((m.max_events(rules), k.MAX_ENDS), dtype=np.int64)
-    status, redeals, perm = run_logged(m.rule_params(rules, plugin), ids, np.uint64(base), out, log,
+    status, redeals, perm = run_logged(params(rules, ids, plugin), ids, np.uint64(base), out, log,
                                        log_ends)
-    _check_status(np.array([status]))
+    _check_status(rules, np.array([status]))
     deals = []
     for d in range(redeals):  # the thrown deals, reshuffled by the compiled streams
         thrown = np.arange(rules.n_tiles, dtype=np.int64)

@@ -15,6 +15,7 @@ import numpy as np
 
 from ..strategies import BUILTINS
 from .bits import lowest_bit, popcount
+from .consistent import PUB_DRAW, PUB_KIND, PUB_KNOCK, PUB_PLAY, PUB_SEAT, PUB_X
 from .jit import jit, jit_helper, jit_kernel
 from .model import (
     DRAW_NONE,
@@ -33,6 +34,7 @@ from .model import (
     R_PARTNER,
     R_PLAYERS,
     R_PLUGIN,
+    R_SEARCH_NODES,
     R_TILES,
     SUIT_TILES,
     T_DOUBLE,
@@ -68,12 +70,16 @@ from .plugin import (
     call_plugin,
 )
 from .rng import below, deal_key, seat_key, shuffle
+from .search import decide, make_search_scratch
 
 STRATEGY_IDS = {name: i for i, name in enumerate(BUILTINS)}
 S_RANDOM, S_BULLY, S_DOUBLES = STRATEGY_IDS["random"], STRATEGY_IDS["bully"], STRATEGY_IDS["doubles"]
 S_ACCOMPANIED, S_STITCHER = STRATEGY_IDS["accompanied"], STRATEGY_IDS["stitcher"]
 S_COUNTER, S_PARTNER = STRATEGY_IDS["counter"], STRATEGY_IDS["partner"]
+S_MC, S_ISMCTS = STRATEGY_IDS["mc"], STRATEGY_IDS["ismcts"]
+S_MC_OMNI, S_ISMCTS_OMNI = STRATEGY_IDS["mc_omniscient"], STRATEGY_IDS["ismcts_omniscient"]
 S_PLUGIN = 99  # a user's compiled strategy (dominosim.fast.plugin), called through R_PLUGIN
+CODE_BITS = 8  # a seat's code: the strategy id in the low byte, a search budget above it
 
 # ---------------------------------------------------------------- record columns (int16 row)
 C_OPENER, C_OPEN_DOUBLE, C_OPEN_TILE, C_END, C_WIN, C_POINTS, C_PLAYS, C_KNOCKS = range(8)
@@ -91,6 +97,8 @@ OK = 0
 ERR_REDEALS = 1
 ERR_LOG_FULL = 2
 ERR_PLUGIN = 3  # a plug-in returned an index outside its moves
+ERR_SEARCH_STATES = 4  # a search's consistent-deal table would exceed R_SEARCH_STATES
+ERR_SEARCH_DEAL = 5  # no deal agrees with the public log (a bug, never a user's error)
 MAX_REDEALS = 1_000_000
 
 # ---------------------------------------------------------------- event log
@@ -101,9 +109,10 @@ EV_COLS = 7
 
 
 @jit
-def make_scratch(t, p):
+def make_scratch(t, p, nodes=0, states=0):
     """The arrays one block of hands works in, for ``t`` tiles and ``p`` seats (allocated once
-    per block, reused hand after hand); :func:`play_hand` unpacks them in this order."""
+    per block, reused hand after hand); :func:`play_hand` unpacks them in this order. ``nodes``
+    and ``states`` size a search strategy's arrays (0: no seat searches)."""
     return (
         np.zeros(t, np.int64),  # perm: the shuffled set (hands, then the boneyard in draw order)
         np.zeros((p, (t + 63) // 64), np.uint64),  # hands: each seat's tiles as a bit mask
@@ -120,6 +129,7 @@ def make_scratch(t, p):
         np.zeros(p, np.int64),  # lacks: suits each seat is known to lack, as a bit mask
         np.zeros((p, 16), np.int64),  # played: tiles each seat has played holding each suit
         np.zeros(V_TILE_COUNTS + 2 * p + t, np.int64),  # view: what a plug-in strategy sees
+        make_search_scratch(t, p, (2 * t + p * (t + 1) + 1) if nodes > 0 else 0, nodes, states),
     )
 
 
@@ -319,6 +329,15 @@ def _log(log, n_log, kind, seat, tile, suit, index, stitch, ends, n_ends, log_en
     return n_log + 1
 
 
+@jit_helper
+def _pub(pub, n_pub, keep, kind, seat, x):
+    """Append an event to the public log that search strategies read (when one plays)."""
+    if not keep:
+        return n_pub
+    pub[n_pub, PUB_KIND], pub[n_pub, PUB_SEAT], pub[n_pub, PUB_X] = kind, seat, x
+    return n_pub + 1
+
+
 # ---------------------------------------------------------------- one hand
 @jit_kernel
 def play_hand(rp, strategies, base, out, scratch, log, log_ends):
@@ -328,7 +347,9 @@ def play_hand(rp, strategies, base, out, scratch, log, log_ends):
     Returns ``(status, redeals)``.
     """
     (perm, hands, counts, pips, ends, arms, suit_count, move_tile, move_suit, seat_rng, deal_rng,
-     stitch, lacks, played, view) = scratch
+     stitch, lacks, played, view, search) = scratch
+    pub = search[0]
+    keep_pub = rp[R_SEARCH_NODES] > 0
     players, t = rp[R_PLAYERS], rp[R_TILES]
     redeals = deal_hand(rp, base, perm, hands, counts, pips, deal_rng)
     if redeals < 0:
@@ -346,7 +367,7 @@ def play_hand(rp, strategies, base, out, scratch, log, log_ends):
     # ---- the opening
     if rp[R_OPEN_ANY] == 1:
         opener = rp[R_LEADER]
-        if strategies[opener] == S_PLUGIN and counts[opener] > 1:
+        if strategies[opener] & 255 == S_PLUGIN and counts[opener] > 1:
             n = 0
             for w in range(hands.shape[1]):
                 word = hands[opener, w]
@@ -360,7 +381,7 @@ def play_hand(rp, strategies, base, out, scratch, log, log_ends):
                 return ERR_PLUGIN, redeals
             tile = move_tile[k]
         else:
-            tile = choose_lead(strategies[opener], hands, counts, opener, seat_rng)
+            tile = choose_lead(strategies[opener] & 255, hands, counts, opener, seat_rng)
         ends[0] = T_LOW[tile]
         ends[1] = T_HIGH[tile]
         arms[0] = False
@@ -396,6 +417,7 @@ def play_hand(rp, strategies, base, out, scratch, log, log_ends):
     knocks = 0
     draws = 0
     n_log = _log(log, 0, EV_PLAY, opener, tile, lead_suit, -1, 0, ends, n_ends, log_ends)
+    n_pub = _pub(pub, 0, keep_pub, PUB_PLAY, opener, tile)
 
     # ---- the turns
     out_seat = opener if is_out(rp, counts, opener) else -1
@@ -413,11 +435,24 @@ def play_hand(rp, strategies, base, out, scratch, log, log_ends):
                 lacks[seat] = 0  # the drawn tile is unknown: nothing is known of the new hand
                 draws += 1
                 n_log = _log(log, n_log, EV_DRAW, seat, tile, -1, -1, 0, ends, 0, log_ends)
+                n_pub = _pub(pub, n_pub, keep_pub, PUB_DRAW, seat, psm)
                 n = count_moves(hands, seat, psm)
                 if rp[R_DRAW] == DRAW_ONE:
                     break
         if n > 0:
-            if strategies[seat] == S_PLUGIN and n > 1:
+            code = strategies[seat] & 255
+            if code >= S_MC and code <= S_ISMCTS_OMNI and n > 1:
+                fill_moves(hands, seat, psm, move_tile, move_suit)
+                k = decide(rp, 1 if code == S_ISMCTS or code == S_ISMCTS_OMNI else 0,
+                           code == S_MC_OMNI or code == S_ISMCTS_OMNI,
+                           strategies[seat] >> CODE_BITS, seat, n, move_tile, move_suit, hands,
+                           counts, ends, arms, suit_count, n_ends, n_empty, suit_mask,
+                           opening_suit, perm[bone_pos:], t - bone_pos, n_pub, search,
+                           seat_rng[seat:seat + 1])
+                if k < 0:
+                    return ERR_SEARCH_STATES if k == -1 else ERR_SEARCH_DEAL, redeals
+                tile, suit = move_tile[k], move_suit[k]
+            elif code == S_PLUGIN and n > 1:
                 fill_moves(hands, seat, psm, move_tile, move_suit)
                 k = ask_plugin(rp, hands, counts, lacks, suit_count, n_ends, seat, opener,
                                t - bone_pos, move_tile, move_suit, n, view, seat_rng)
@@ -425,7 +460,7 @@ def play_hand(rp, strategies, base, out, scratch, log, log_ends):
                     return ERR_PLUGIN, redeals
                 tile, suit = move_tile[k], move_suit[k]
             else:
-                tile, suit = choose_move(rp, strategies[seat], hands, seat, psm, n, seat_rng,
+                tile, suit = choose_move(rp, code, hands, seat, psm, n, seat_rng,
                                          suit_count, suit_mask, n_ends, lacks, played,
                                          move_tile, move_suit)
             take(hands, counts, pips, seat, tile)
@@ -438,6 +473,7 @@ def play_hand(rp, strategies, base, out, scratch, log, log_ends):
                 stitch[seat] += 1
             n_log = _log(log, n_log, EV_PLAY, seat, tile, suit, index, 1 if st else 0, ends,
                          n_ends, log_ends)
+            n_pub = _pub(pub, n_pub, keep_pub, PUB_PLAY, seat, tile)
             knocked = 0
             if is_out(rp, counts, seat):
                 out_seat = seat
@@ -446,6 +482,7 @@ def play_hand(rp, strategies, base, out, scratch, log, log_ends):
             knocked |= 1 << seat
             lacks[seat] |= psm
             n_log = _log(log, n_log, EV_KNOCK, seat, -1, psm, -1, 0, ends, 0, log_ends)
+            n_pub = _pub(pub, n_pub, keep_pub, PUB_KNOCK, seat, psm)
             if rp[R_DRAW] == DRAW_NONE or t - bone_pos - rp[R_KEEP] <= 0:
                 holding = 0
                 for s in range(players):

@@ -20,7 +20,10 @@ from .jit import jit_helper, jit_kernel
 # ---------------------------------------------------------------- rule parameters
 R_MAX_PIP, R_PLAYERS, R_HAND, R_PARTNER, R_OPEN_ANY, R_LEADER, R_DRAW, R_KEEP = range(8)
 R_ARMS, R_FILL, R_BRANCH, R_TEAM_OUT, R_SCORING, R_TILES, R_PLUGIN = range(8, 15)
-N_RULE_PARAMS = 15  # R_PLUGIN: address of a user's compiled strategy (0: none)
+R_SEARCH_NODES, R_SEARCH_STATES = range(15, 17)
+N_RULE_PARAMS = 17
+# R_PLUGIN: address of a user's compiled strategy (0: none); R_SEARCH_NODES: nodes a search
+# strategy's tree may hold (0: no seat searches); R_SEARCH_STATES: states of the sampler's table
 DRAW_CODES = {"none": 0, "until_playable": 1, "one": 2}
 SCORING_CODES = {"game": 0, "spots": 1, "balance": 2}
 DRAW_NONE, DRAW_UNTIL, DRAW_ONE = 0, 1, 2
@@ -48,9 +51,11 @@ ONE = np.uint64(1)
 T_DOUBLE = DOUBLE_ID.astype(np.int64)
 
 
-def rule_params(rules: Rules, plugin: int = 0) -> np.ndarray:
+def rule_params(rules: Rules, plugin: int = 0, search_nodes: int = 0,
+                search_states: int = 0) -> np.ndarray:
     """The ``int64`` parameter array of ``rules`` for the kernels (``plugin``: the address of a
-    user's compiled strategy, if a seat plays one)."""
+    user's compiled strategy, if a seat plays one; ``search_nodes``, ``search_states``: the sizes
+    of a search strategy's tree and sampler table, 0 when no seat searches)."""
     p = np.zeros(N_RULE_PARAMS, dtype=np.int64)
     p[R_MAX_PIP] = rules.max_pip
     p[R_PLAYERS] = rules.players
@@ -67,6 +72,8 @@ def rule_params(rules: Rules, plugin: int = 0) -> np.ndarray:
     p[R_SCORING] = SCORING_CODES[rules.scoring]
     p[R_TILES] = n_tiles(rules.max_pip)
     p[R_PLUGIN] = plugin
+    p[R_SEARCH_NODES] = search_nodes
+    p[R_SEARCH_STATES] = search_states
     return p
 
 

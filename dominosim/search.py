@@ -1,0 +1,254 @@
+"""Search strategies: determinized Monte Carlo (``mc``) and information-set MCTS (``ismcts``).
+
+Both sample the tiles they cannot see uniformly from the deals consistent with everything public
+(hand sizes, plays, knocks, draws: :mod:`dominosim.sampler`, compiled in
+:mod:`dominosim.fast.consistent`), play positions out with uniform random players, and maximise the
+probability that their side wins the hand (a tie counted as half a win). The omniscient variants
+``mc_omniscient`` and ``ismcts_omniscient`` see the true hands instead (the boneyard's order stays
+unknown to them): they exist only for value-of-information experiments.
+
+Name them with their budget, ``"mc:200"`` (playouts per legal move, default 100) or
+``"ismcts:2000"`` (iterations, default 1000), or build them: ``MonteCarlo(playouts=200)``,
+``ISMCTS(iterations=2000, omniscient=True)``. Every decision draws one number from the seat's
+stream and seeds the whole search with it, so hands replay exactly. The search itself is compiled
+(:mod:`dominosim.fast.search`) and the same function serves both engines: the reference engine
+builds its arrays from the :class:`~dominosim.strategies.SeatView`, the compiled engine from its
+own state, so a search strategy plays the same moves in both. Under ``opening='any'`` the leader
+leads its heaviest tile, as the deterministic built-ins do.
+
+Examples
+--------
+>>> import dominosim as ds
+>>> rules = ds.Rules.preset("block", players=4)
+>>> hands = ds.simulate(rules, ["mc:20", "random", "mc:20", "random"], n_hands=40, seed=1)
+>>> same = ds.simulate(rules, [MonteCarlo(playouts=20), "random"] * 2, n_hands=40, seed=1,
+...                    engine="reference")
+>>> hands.equals(same)
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from .game import Move
+from .rng import Stream
+from .rules import Rules
+from .strategies import SeatView, heaviest_move
+from .tiles import n_tiles, tile_id
+
+KINDS = {"mc": 0, "ismcts": 1}
+DEFAULT_BUDGET = {"mc": 100, "ismcts": 1000}
+MAX_BUDGET = 1 << 40
+TABLE_ENTRIES = 1 << 22
+"""The sampler's table holds at most this many counts (32 MiB): its states are capped at
+``TABLE_ENTRIES // (tiles + 1)``, 131,072 at most."""
+
+
+def table_states(rules: Rules) -> int:
+    """How many states the consistent-deal table of a search may have under ``rules``."""
+    return min(1 << 17, TABLE_ENTRIES // (n_tiles(rules.max_pip) + 1))
+
+
+class SearchStrategy:
+    """A search strategy (see the module documentation); use :class:`MonteCarlo` or
+    :class:`ISMCTS`, or a name such as ``"mc:200"``.
+
+    Parameters
+    ----------
+    kind : {'mc', 'ismcts'}
+    budget : int, optional
+        Playouts per legal move (``mc``) or iterations (``ismcts``).
+    omniscient : bool
+        See the true hidden hands (value-of-information experiments only).
+    """
+
+    def __init__(self, kind: str, budget: int | None = None, omniscient: bool = False) -> None:
+        if kind not in KINDS:
+            raise ValueError(f"The value for `kind` must be one of 'mc', 'ismcts', but {kind!r} "
+                             "was passed.")
+        if budget is None:
+            budget = DEFAULT_BUDGET[kind]
+        if isinstance(budget, bool) or not isinstance(budget, (int, np.integer)) or \
+                not 1 <= budget <= MAX_BUDGET:
+            what = "playouts" if kind == "mc" else "iterations"
+            raise ValueError(f"The value for `{what}` must be an integer from 1 to {MAX_BUDGET}, "
+                             f"but {budget!r} was passed.")
+        if not isinstance(omniscient, bool):
+            raise ValueError(f"The value for `omniscient` must be True or False, but "
+                             f"{omniscient!r} was passed.")
+        self.kind, self.budget, self.omniscient = kind, int(budget), omniscient
+        self.builtin = f"{kind}_omniscient" if omniscient else kind
+        self.name = f"{self.builtin}:{self.budget}"
+        self._scratch: dict[Rules, tuple] = {}
+
+    @classmethod
+    def from_name(cls, spec: str) -> SearchStrategy:
+        """``"mc"``, ``"mc:200"``, ``"ismcts_omniscient:500"`` and so on."""
+        name, _, budget = spec.partition(":")
+        omniscient = name.endswith("_omniscient")
+        kind = name.removesuffix("_omniscient")
+        if kind not in KINDS or (budget and not budget.isdigit()):
+            raise ValueError(
+                "The value for `strategies` must name a search strategy as 'mc', 'ismcts', "
+                "'mc_omniscient' or 'ismcts_omniscient', optionally with ':<budget>' (a positive "
+                f"integer), but {spec!r} was passed.")
+        return cls(kind, int(budget) if budget else None, omniscient)
+
+    @property
+    def nodes(self) -> int:
+        """The size of the search tree (``ismcts``; 1 for ``mc``)."""
+        return self.budget + 1 if self.kind == "ismcts" else 1
+
+    def __repr__(self) -> str:
+        return f"SearchStrategy({self.name!r})"
+
+    def _arrays(self, rules: Rules) -> tuple:
+        if rules not in self._scratch:
+            from .fast.model import max_events
+            from .fast.search import make_search_scratch
+
+            self._scratch[rules] = make_search_scratch(
+                rules.n_tiles, rules.players, max_events(rules), self.nodes, table_states(rules))
+        return self._scratch[rules]
+
+    def choose(self, view: SeatView, moves: Sequence[Move], rng: Stream) -> Move:
+        if moves[0].suit < 0:  # the lead under opening='any'
+            return max(moves, key=heaviest_move)
+        from .fast.model import rule_params
+        from .fast.search import decide
+
+        rules = view.rules
+        p, t = rules.players, rules.n_tiles
+        ss = self._arrays(rules)
+        n_pub = public_log(view, ss[0])
+        hands = np.zeros((p, (t + 63) // 64), dtype=np.uint64)
+        bone = np.zeros(t, dtype=np.int64)
+        known = {view.seat: view.hand}
+        if self.omniscient:
+            if view.hidden is None:
+                raise ValueError(f"Strategy {self.name!r} is omniscient: the engine must give it "
+                                 "the hidden hands (SeatView.hidden), but they are missing.")
+            all_hands, boneyard = view.hidden
+            known = dict(enumerate(all_hands))
+            bone[:len(boneyard)] = [tile_id(x) for x in boneyard]
+        for seat, hand in known.items():
+            for x in hand:
+                i = tile_id(x)
+                hands[seat, i >> 6] |= np.uint64(1) << np.uint64(i & 63)
+        ends, arms, n_empty, open_suit = open_ends(view)
+        suit_count = np.bincount(ends[:len(view.ends)], minlength=16).astype(np.int64)
+        suit_mask = sum(1 << v for v in set(view.ends))
+        n = len(moves)
+        move_tile = np.zeros(2 * t, dtype=np.int64)
+        move_suit = np.zeros(2 * t, dtype=np.int64)
+        move_tile[:n] = [tile_id(m.tile) for m in moves]
+        move_suit[:n] = [m.suit for m in moves]
+        state = np.array([rng._state], dtype=np.uint64)
+        rp = rule_params(rules, search_nodes=self.nodes, search_states=table_states(rules))
+        k = int(decide(rp, KINDS[self.kind], self.omniscient, self.budget, view.seat, n,
+                       move_tile, move_suit, hands, np.array(view.tile_counts, dtype=np.int64),
+                       ends, arms, suit_count, len(view.ends), n_empty, suit_mask, open_suit,
+                       bone, view.boneyard_size, n_pub, ss, state))
+        rng._state = int(state[0])
+        if k < 0:
+            raise RuntimeError(search_error(rules, k))
+        return moves[k]
+
+
+def search_error(rules: Rules, status: int) -> str:
+    """The message for a search's negative status."""
+    if status == -1:
+        return (f"A search strategy's table of consistent deals would need more than "
+                f"{table_states(rules)} states in this position ({rules.players} players, "
+                f"double-{rules.max_pip}): too many seats and draws to count exactly; use fewer "
+                "players or a smaller set, or a strategy that does not search.")
+    return "No deal agrees with the public history of this hand (a bug in dominosim)."
+
+
+def MonteCarlo(playouts: int = 100, omniscient: bool = False) -> SearchStrategy:
+    """Determinized Monte Carlo: every legal move played out ``playouts`` times on consistent
+    deals (common to all moves); the best mean result for its side wins.
+
+    Examples
+    --------
+    >>> MonteCarlo(playouts=50).name
+    'mc:50'
+    """
+    return SearchStrategy("mc", playouts, omniscient)
+
+
+def ISMCTS(iterations: int = 1000, omniscient: bool = False) -> SearchStrategy:
+    """Single-observer information-set MCTS with ``iterations`` iterations (UCB1 with
+    availability counts, exploration 0.7); the root move visited most wins.
+
+    Examples
+    --------
+    >>> ISMCTS(iterations=500, omniscient=True).name
+    'ismcts_omniscient:500'
+    """
+    return SearchStrategy("ismcts", iterations, omniscient)
+
+
+def public_log(view: SeatView, out: np.ndarray) -> int:
+    """Write ``view``'s public history as the compiled sampler's log (see
+    :mod:`dominosim.fast.consistent`) into ``out``; return its length."""
+    from .fast.consistent import PUB_DRAW, PUB_KNOCK, PUB_PLAY
+
+    rules = view.rules
+    ends: list[int] = []
+    empty: set[int] = set()
+    n = 0
+    for ev in view.history:
+        if ev.kind == "play":
+            if n == 0:
+                empty = set(range(len(ev.ends))) if fill_first(rules) else set()
+            else:
+                empty.discard(ev.end_index)
+            ends = list(ev.ends)
+            out[n] = PUB_PLAY, ev.seat, tile_id(ev.tile)
+        elif ev.kind == "draw":
+            playable = {ends[i] for i in empty} if empty else set(ends)
+            out[n] = PUB_DRAW, ev.seat, sum(1 << v for v in playable)
+        elif ev.kind == "knock":
+            out[n] = PUB_KNOCK, ev.seat, sum(1 << v for v in ev.suits)
+        else:
+            continue
+        n += 1
+    return n
+
+
+def fill_first(rules: Rules) -> bool:
+    """Whether the arms of the opening double are filled first (``fill_opening_first`` with a
+    double opening)."""
+    return rules.fill_opening_first and rules.opening == "highest_double"
+
+
+def open_ends(view: SeatView) -> tuple[np.ndarray, np.ndarray, int, int]:
+    """The open ends as the compiled engine keeps them: suits, unfilled arms, how many arms are
+    unfilled, and the opening suit."""
+    from .fast.model import MAX_ENDS
+
+    ends = np.zeros(MAX_ENDS, dtype=np.int64)
+    arms = np.zeros(MAX_ENDS, dtype=np.bool_)
+    ends[:len(view.ends)] = view.ends
+    plays = [e for e in view.history if e.kind == "play"]
+    first = plays[0]
+    empty = set(range(len(first.ends))) if fill_first(view.rules) else set()
+    for e in plays[1:]:
+        empty.discard(e.end_index)
+    for i in empty:
+        arms[i] = True
+    return ends, arms, len(empty), first.ends[0]
+
+
+def resolve_search(spec: Any) -> SearchStrategy | None:
+    """A :class:`SearchStrategy` from a name like ``"mc:200"`` or an instance; None otherwise."""
+    if isinstance(spec, SearchStrategy):
+        return spec
+    if isinstance(spec, str) and spec.partition(":")[0].removesuffix("_omniscient") in KINDS:
+        return SearchStrategy.from_name(spec)
+    return None
