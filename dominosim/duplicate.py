@@ -43,6 +43,7 @@ import pandas as pd
 from .api import _check_count, _check_engine, _check_rules, simulate
 from .rng import GAMMA, _check_seed, mix64
 from .rules import Rules
+from .search import resolve_search
 from .strategies import BUILTINS, resolve
 
 CHUNK = 250_000
@@ -77,10 +78,12 @@ def _check_strategy(param: str, strategy: Any, engine: str) -> Any:
         raise ValueError(f"The value for `{param}` must be a single strategy (a built-in name or a "
                          f"Python strategy), not one per seat, but {strategy!r} was passed.")
     if engine == "fast":
-        if not (isinstance(strategy, str) and strategy in BUILTINS):
+        if not (isinstance(strategy, str) and strategy in BUILTINS) and \
+                resolve_search(strategy) is None:
             raise ValueError(f"The value for `{param}` must be a built-in strategy name (one of "
-                             f"{builtins}) with engine='fast', but {strategy!r} was passed; run "
-                             f"Python strategies with engine='reference'.")
+                             f"{builtins}; a search with a budget as 'mc:200') with "
+                             f"engine='fast', but {strategy!r} was passed; run Python strategies "
+                             f"with engine='reference'.")
         return strategy
     try:
         resolve(strategy)

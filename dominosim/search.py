@@ -122,41 +122,49 @@ class SearchStrategy:
         from .fast.search import decide
 
         rules = view.rules
-        p, t = rules.players, rules.n_tiles
         ss = self._arrays(rules)
-        n_pub = public_log(view, ss[0])
-        hands = np.zeros((p, (t + 63) // 64), dtype=np.uint64)
-        bone = np.zeros(t, dtype=np.int64)
-        known = {view.seat: view.hand}
-        if self.omniscient:
-            if view.hidden is None:
-                raise ValueError(f"Strategy {self.name!r} is omniscient: the engine must give it "
-                                 "the hidden hands (SeatView.hidden), but they are missing.")
-            all_hands, boneyard = view.hidden
-            known = dict(enumerate(all_hands))
-            bone[:len(boneyard)] = [tile_id(x) for x in boneyard]
-        for seat, hand in known.items():
-            for x in hand:
-                i = tile_id(x)
-                hands[seat, i >> 6] |= np.uint64(1) << np.uint64(i & 63)
-        ends, arms, n_empty, open_suit = open_ends(view)
-        suit_count = np.bincount(ends[:len(view.ends)], minlength=16).astype(np.int64)
-        suit_mask = sum(1 << v for v in set(view.ends))
+        pos = position_arrays(view, ss[0], self.omniscient)
         n = len(moves)
-        move_tile = np.zeros(2 * t, dtype=np.int64)
-        move_suit = np.zeros(2 * t, dtype=np.int64)
+        move_tile = np.zeros(2 * rules.n_tiles, dtype=np.int64)
+        move_suit = np.zeros(2 * rules.n_tiles, dtype=np.int64)
         move_tile[:n] = [tile_id(m.tile) for m in moves]
         move_suit[:n] = [m.suit for m in moves]
         state = np.array([rng._state], dtype=np.uint64)
         rp = rule_params(rules, search_nodes=self.nodes, search_states=table_states(rules))
         k = int(decide(rp, KINDS[self.kind], self.omniscient, self.budget, view.seat, n,
-                       move_tile, move_suit, hands, np.array(view.tile_counts, dtype=np.int64),
-                       ends, arms, suit_count, len(view.ends), n_empty, suit_mask, open_suit,
-                       bone, view.boneyard_size, n_pub, ss, state))
+                       move_tile, move_suit, *pos, ss, state))
         rng._state = int(state[0])
         if k < 0:
             raise RuntimeError(search_error(rules, k))
         return moves[k]
+
+
+def position_arrays(view: SeatView, pub: np.ndarray, omniscient: bool = False) -> tuple:
+    """The position as the compiled search reads it (the arguments of
+    :func:`dominosim.fast.search.decide` from ``hands`` to ``n_pub``); the public log goes into
+    ``pub``. Only an ``omniscient`` view's hidden hands are used."""
+    rules = view.rules
+    p, t = rules.players, rules.n_tiles
+    hands = np.zeros((p, (t + 63) // 64), dtype=np.uint64)
+    bone = np.zeros(t, dtype=np.int64)
+    known = {view.seat: view.hand}
+    if omniscient:
+        if view.hidden is None:
+            raise ValueError("An omniscient strategy needs the hidden hands (SeatView.hidden), "
+                             "but the engine did not give them.")
+        all_hands, boneyard = view.hidden
+        known = dict(enumerate(all_hands))
+        bone[:len(boneyard)] = [tile_id(x) for x in boneyard]
+    for seat, hand in known.items():
+        for x in hand:
+            i = tile_id(x)
+            hands[seat, i >> 6] |= np.uint64(1) << np.uint64(i & 63)
+    n_pub = public_log(view, pub)
+    ends, arms, n_empty, open_suit = open_ends(view)
+    suit_count = np.bincount(ends[:len(view.ends)], minlength=16).astype(np.int64)
+    suit_mask = sum(1 << v for v in set(view.ends))
+    return (hands, np.array(view.tile_counts, dtype=np.int64), ends, arms, suit_count,
+            len(view.ends), n_empty, suit_mask, open_suit, bone, view.boneyard_size, n_pub)
 
 
 def search_error(rules: Rules, status: int) -> str:

@@ -52,7 +52,8 @@ def strategy_ids(rules: Rules, strategies: Any) -> np.ndarray:
         if not isinstance(s, str) or s not in k.STRATEGY_IDS:
             names = ", ".join(map(repr, k.STRATEGY_IDS))
             raise ValueError(
-                f"The value for `strategies` must be built-in names ({names}) or compiled "
+                f"The value for `strategies` must be built-in names ({names}; a search with "
+                f"a budget as 'mc:200') or compiled "
                 f"strategies (ds.compiled_strategy) with engine='fast', but {s!r} was passed; "
                 f"run Python strategies with engine='reference'.")
         ids.append(k.STRATEGY_IDS[s])
