@@ -1,4 +1,4 @@
-"""Strength table of the built-in strategies on duplicate deals (issue 4).
+"""Strength table of the built-in styles (the built-ins that do not search) on duplicate deals (issue 4).
 
 Run ``python benchmarks/strength.py`` (``--deals N``, default 20,000 deals per pair). For Block 4p in
 partnership and Draw 2p it plays a tournament of every built-in strategy on duplicate deals and
@@ -25,7 +25,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--deals", type=int, default=20_000)
     parser.add_argument("--seed", type=int, default=2026)
     args = parser.parse_args(argv)
-    names = list(ds.BUILTINS)
+    names = list(ds.STYLES)
     for game, rules in GAMES.items():
         t0 = time.perf_counter()
         result = ds.tournament(rules, names, n_deals=args.deals, seed=args.seed)

@@ -17,7 +17,8 @@ from .fast.plugin import CompiledStrategy, compiled_strategy
 from .game import IllegalMoveError, Move
 from .reference import HandLog, MatchLog, play_hand, play_match
 from .rules import PRESETS, Rules
-from .strategies import BUILTINS, SeatView
+from .search import ISMCTS, MonteCarlo, SearchStrategy
+from .strategies import BUILTINS, SEARCHES, STYLES, SeatView
 from .summary import Summary
 from .transcript import transcript
 
@@ -25,6 +26,11 @@ __version__ = "0.1.0"
 
 __all__ = [
     "BUILTINS",
+    "ISMCTS",
+    "MonteCarlo",
+    "SEARCHES",
+    "STYLES",
+    "SearchStrategy",
     "CheckReport",
     "check_strategy",
     "Comparison",

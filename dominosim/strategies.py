@@ -287,6 +287,10 @@ BUILTINS: dict[str, Callable[[], Any]] = {
 }
 """Built-in strategies by name; the compiled engine numbers them in this order. The search
 strategies (:mod:`dominosim.search`) also take a budget: ``"mc:200"``."""
+SEARCHES = ("mc", "ismcts", "mc_omniscient", "ismcts_omniscient")
+"""The built-in search strategies (:mod:`dominosim.search`)."""
+STYLES = tuple(name for name in BUILTINS if name not in SEARCHES)
+"""The built-ins that do not search: a rule each, thousands of times cheaper than a search."""
 
 
 def resolve(strategy: Any) -> Strategy:
