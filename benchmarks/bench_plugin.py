@@ -38,7 +38,7 @@ def uniform(moves_tile, moves_suit, n_moves, view, rng):
 
 def rate(rules: ds.Rules, strategy, n: int = 2_000_000) -> float:
     ids = fast.strategy_ids(rules, strategy)
-    plugin = fast.plugin_address(strategy)
+    plugin = fast.plugin_addresses(rules, strategy)
     fast.play_rows(rules, ids, 1, 0, 1_000, 1, plugin)
     best = 0.0
     for r in range(3):

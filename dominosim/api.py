@@ -127,7 +127,7 @@ def simulate(rules: Rules, strategies: Any, n_hands: int, seed: int = 0, *,
     from .fast import engine as fast
 
     ids = fast.strategy_ids(rules, strategies)
-    plugin = fast.plugin_address(strategies)
+    plugin = fast.plugin_addresses(rules, strategies)
     summary = Summary.empty(rules)
     dtypes = column_dtypes(rules.players)
     # rows go straight into their final columns: no list of chunks, no concatenation
@@ -184,7 +184,7 @@ def replay(rules: Rules, strategies: Any, seed: int, hand: int, *,
         from .fast import engine as fast
 
         return fast.replay_log(rules, fast.strategy_ids(rules, strategies), seed, hand,
-                               fast.plugin_address(strategies))
+                               fast.plugin_addresses(rules, strategies))
     return play_hand(rules, strategies, seed=seed, hand=hand)
 
 

@@ -72,6 +72,16 @@ def test_plugin_engines_agree_hand_for_hand(func):
             rules, lineup, 3, 17).events
 
 
+def test_plugin_several_compiled_strategies_in_one_run_each_called_at_its_seat():
+    light, heavy = ds.compiled_strategy(lightest), ds.compiled_strategy(hand_heaviest)
+    rules = ds.Rules.preset("draw", players=3)
+    lineup = [light, heavy, "mc:4"]
+    fast = ds.simulate(rules, lineup, 400, seed=5)
+    assert fast.equals(ds.simulate(rules, lineup, 400, seed=5, engine="reference"))
+    # seat by seat: swapping the two plug-ins changes the hands, so each seat calls its own
+    assert not fast.equals(ds.simulate(rules, [heavy, light, "mc:4"], 400, seed=5))
+
+
 def test_plugin_differs_from_random_so_it_is_really_called():
     rules = ds.Rules.preset("block", players=2)
     plug = ds.compiled_strategy(lightest)

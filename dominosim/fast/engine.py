@@ -11,6 +11,7 @@ Examples
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import numba
@@ -37,10 +38,6 @@ def strategy_ids(rules: Rules, strategies: Any) -> np.ndarray:
     play (a Python strategy needs ``engine='reference'``)."""
     strategies = per_seat(rules, strategies)
     ids = []
-    plugins = {id(s) for s in strategies if isinstance(s, CompiledStrategy)}
-    if len(plugins) > 1:
-        raise ValueError("The value for `strategies` may hold one compiled strategy (at any "
-                         f"number of seats) with engine='fast', but {len(plugins)} were passed.")
     for s in strategies:
         if isinstance(s, CompiledStrategy):
             ids.append(k.S_PLUGIN)
@@ -60,27 +57,22 @@ def strategy_ids(rules: Rules, strategies: Any) -> np.ndarray:
     return np.array(ids, dtype=np.int64)
 
 
-def params(rules: Rules, ids: np.ndarray, plugin: int = 0) -> np.ndarray:
+def params(rules: Rules, ids: np.ndarray, plugins: Sequence[int] = ()) -> np.ndarray:
     """The kernels' rule parameters for the line-up ``ids``, with the sizes of a search's arrays
     (the largest ``ismcts`` tree among the seats)."""
     codes = ids & 255
     searching = (codes >= k.S_MC) & (codes <= k.S_ISMCTS_OMNI)
     if not searching.any():
-        return m.rule_params(rules, plugin)
+        return m.rule_params(rules, plugins)
     trees = (codes == k.S_ISMCTS) | (codes == k.S_ISMCTS_OMNI)
     nodes = int((ids[trees] >> k.CODE_BITS).max()) + 1 if trees.any() else 1
-    return m.rule_params(rules, plugin, nodes, table_states(rules))
+    return m.rule_params(rules, plugins, nodes, table_states(rules))
 
 
-def plugin_address(strategies: Any) -> int:
-    """Address of the compiled strategy among ``strategies`` (0 when there is none)."""
-    if isinstance(strategies, (list, tuple)):
-        for s in strategies:
-            if isinstance(s, CompiledStrategy):
-                return s.address
-    elif isinstance(strategies, CompiledStrategy):
-        return strategies.address
-    return 0
+def plugin_addresses(rules: Rules, strategies: Any) -> list[int]:
+    """By seat, the address of the compiled strategy it plays (0 for a built-in)."""
+    return [s.address if isinstance(s, CompiledStrategy) else 0
+            for s in per_seat(rules, strategies)]
 
 
 def _threads(n_jobs: int | None) -> int:
@@ -107,7 +99,7 @@ def _check_status(rules: Rules, status: np.ndarray) -> None:
 
 
 def play_rows(rules: Rules, ids: np.ndarray, seed: int, start: int, n: int,
-              n_jobs: int | None = None, plugin: int = 0) -> tuple[np.ndarray, np.ndarray]:
+              n_jobs: int | None = None, plugins: Sequence[int] = ()) -> tuple[np.ndarray, np.ndarray]:
     """Records of hands ``start .. start + n - 1``: an ``int16`` array (columns ``C_*``, then per
     seat pips, tiles left, stitch-ups) and the ``int32`` redeal counts."""
     threads = _threads(n_jobs)
@@ -118,7 +110,7 @@ def play_rows(rules: Rules, ids: np.ndarray, seed: int, start: int, n: int,
     previous = numba.get_num_threads()
     numba.set_num_threads(threads)
     try:
-        run_rows(params(rules, ids, plugin), ids, np.uint64(seed), np.int64(start), out, redeals,
+        run_rows(params(rules, ids, plugins), ids, np.uint64(seed), np.int64(start), out, redeals,
                  status, n_blocks)
     finally:
         numba.set_num_threads(previous)
@@ -127,7 +119,7 @@ def play_rows(rules: Rules, ids: np.ndarray, seed: int, start: int, n: int,
 
 
 def play_summary(rules: Rules, ids: np.ndarray, seed: int, start: int, n: int,
-                 n_jobs: int | None = None, plugin: int = 0) -> np.ndarray:
+                 n_jobs: int | None = None, plugins: Sequence[int] = ()) -> np.ndarray:
     """Sums over hands ``start .. start + n - 1`` (layout in :mod:`dominosim.fast.driver`)."""
     threads = _threads(n_jobs)
     n_blocks = max(1, min(n, threads * BLOCKS_PER_THREAD))
@@ -136,7 +128,7 @@ def play_summary(rules: Rules, ids: np.ndarray, seed: int, start: int, n: int,
     previous = numba.get_num_threads()
     numba.set_num_threads(threads)
     try:
-        run_summary(params(rules, ids, plugin), ids, np.uint64(seed), np.int64(start), n, acc, status)
+        run_summary(params(rules, ids, plugins), ids, np.uint64(seed), np.int64(start), n, acc, status)
     finally:
         numba.set_num_threads(previous)
     _check_status(rules, status)
@@ -149,13 +141,13 @@ def _deal_of(rules: Rules, perm: np.ndarray) -> tuple[list, list]:
     return hands, [tile_of(int(t)) for t in perm[p * h:]]
 
 
-def replay_log(rules: Rules, ids: np.ndarray, seed: int, hand: int, plugin: int = 0) -> HandLog:
+def replay_log(rules: Rules, ids: np.ndarray, seed: int, hand: int, plugins: Sequence[int] = ()) -> HandLog:
     """The event log of one hand played by the compiled engine, as a :class:`HandLog`."""
     base = hand_key(seed, hand)
     out = np.zeros(k.n_record_cols(rules.players), dtype=np.int16)
     log = np.zeros((m.max_events(rules), k.EV_COLS), dtype=np.int64)
     log_ends = np.zeros((m.max_events(rules), k.MAX_ENDS), dtype=np.int64)
-    status, redeals, perm = run_logged(params(rules, ids, plugin), ids, np.uint64(base), out, log,
+    status, redeals, perm = run_logged(params(rules, ids, plugins), ids, np.uint64(base), out, log,
                                        log_ends)
     _check_status(rules, np.array([status]))
     deals = []

@@ -21,6 +21,7 @@ from .model import (
     DRAW_NONE,
     DRAW_ONE,
     MAX_ENDS,
+    N_RULE_PARAMS,
     ONE,
     R_ARMS,
     R_BRANCH,
@@ -33,7 +34,6 @@ from .model import (
     R_OPEN_ANY,
     R_PARTNER,
     R_PLAYERS,
-    R_PLUGIN,
     R_SEARCH_NODES,
     R_TILES,
     SUIT_TILES,
@@ -78,7 +78,7 @@ S_ACCOMPANIED, S_STITCHER = STRATEGY_IDS["accompanied"], STRATEGY_IDS["stitcher"
 S_COUNTER, S_PARTNER = STRATEGY_IDS["counter"], STRATEGY_IDS["partner"]
 S_MC, S_ISMCTS = STRATEGY_IDS["mc"], STRATEGY_IDS["ismcts"]
 S_MC_OMNI, S_ISMCTS_OMNI = STRATEGY_IDS["mc_omniscient"], STRATEGY_IDS["ismcts_omniscient"]
-S_PLUGIN = 99  # a user's compiled strategy (dominosim.fast.plugin), called through R_PLUGIN
+S_PLUGIN = 99  # a user's compiled strategy (dominosim.fast.plugin), at rp[N_RULE_PARAMS + seat]
 CODE_BITS = 8  # a seat's code: the strategy id in the low byte, a search budget above it
 
 # ---------------------------------------------------------------- record columns (int16 row)
@@ -186,7 +186,7 @@ def ask_plugin(rp, hands, counts, lacks, suit_count, n_ends, seat, opener, boney
             view[i] = w * 64 + lowest_bit(word)
             word &= word - ONE
             i += 1
-    return call_plugin(rp[R_PLUGIN], move_tile, move_suit, n, view, seat_rng[seat:seat + 1],
+    return call_plugin(rp[N_RULE_PARAMS + seat], move_tile, move_suit, n, view, seat_rng[seat:seat + 1],
                        view.shape[0])
 
 

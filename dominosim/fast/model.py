@@ -10,6 +10,8 @@ for tests; none allocates.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 
 from ..rules import Rules
@@ -22,8 +24,9 @@ R_MAX_PIP, R_PLAYERS, R_HAND, R_PARTNER, R_OPEN_ANY, R_LEADER, R_DRAW, R_KEEP = 
 R_ARMS, R_FILL, R_BRANCH, R_TEAM_OUT, R_SCORING, R_TILES, R_PLUGIN = range(8, 15)
 R_SEARCH_NODES, R_SEARCH_STATES = range(15, 17)
 N_RULE_PARAMS = 17
-# R_PLUGIN: address of a user's compiled strategy (0: none); R_SEARCH_NODES: nodes a search
-# strategy's tree may hold (0: no seat searches); R_SEARCH_STATES: states of the sampler's table
+# R_PLUGIN: 1 when a seat plays a user's compiled strategy, whose address is then at
+# N_RULE_PARAMS + seat; R_SEARCH_NODES: nodes a search strategy's tree may hold (0: no seat
+# searches); R_SEARCH_STATES: states of the sampler's table
 DRAW_CODES = {"none": 0, "until_playable": 1, "one": 2}
 SCORING_CODES = {"game": 0, "spots": 1, "balance": 2}
 DRAW_NONE, DRAW_UNTIL, DRAW_ONE = 0, 1, 2
@@ -51,12 +54,14 @@ ONE = np.uint64(1)
 T_DOUBLE = DOUBLE_ID.astype(np.int64)
 
 
-def rule_params(rules: Rules, plugin: int = 0, search_nodes: int = 0,
+def rule_params(rules: Rules, plugins: Sequence[int] = (), search_nodes: int = 0,
                 search_states: int = 0) -> np.ndarray:
-    """The ``int64`` parameter array of ``rules`` for the kernels (``plugin``: the address of a
-    user's compiled strategy, if a seat plays one; ``search_nodes``, ``search_states``: the sizes
-    of a search strategy's tree and sampler table, 0 when no seat searches)."""
-    p = np.zeros(N_RULE_PARAMS, dtype=np.int64)
+    """The ``int64`` parameter array of ``rules`` for the kernels (``plugins``: by seat, the
+    address of the user's compiled strategy it plays, 0 for none; ``search_nodes``,
+    ``search_states``: the sizes of a search strategy's tree and sampler table, 0 when no seat
+    searches)."""
+    p = np.zeros(N_RULE_PARAMS + rules.players, dtype=np.int64)
+    p[N_RULE_PARAMS:N_RULE_PARAMS + len(plugins)] = plugins
     p[R_MAX_PIP] = rules.max_pip
     p[R_PLAYERS] = rules.players
     p[R_HAND] = rules.hand_size
@@ -71,7 +76,7 @@ def rule_params(rules: Rules, plugin: int = 0, search_nodes: int = 0,
     p[R_TEAM_OUT] = rules.end == "team_out"
     p[R_SCORING] = SCORING_CODES[rules.scoring]
     p[R_TILES] = n_tiles(rules.max_pip)
-    p[R_PLUGIN] = plugin
+    p[R_PLUGIN] = any(plugins)
     p[R_SEARCH_NODES] = search_nodes
     p[R_SEARCH_STATES] = search_states
     return p
