@@ -34,8 +34,22 @@ from .tables import (
     stitch_ups,
     win_rates,
 )
+from .uncertainty import (
+    block_draw_uncertainty,
+    deal_replays,
+    hand_uncertainty,
+    luck_share,
+    uncertainty_profile,
+    value_of_information,
+)
 
 __all__ = [
+    "block_draw_uncertainty",
+    "deal_replays",
+    "hand_uncertainty",
+    "luck_share",
+    "uncertainty_profile",
+    "value_of_information",
     "match_curve",
     "match_win_probability",
     "opener_advantage",
