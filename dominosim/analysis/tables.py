@@ -370,7 +370,7 @@ def per_hand(data: Any, *, columns: Any = ("points", "plays", "knocks", "draws")
 
 
 def points_distribution(data: Any, *, groups: Any = None, by_end: bool = False,
-                        rules: Rules | None = None) -> pd.DataFrame:
+                        rules: Rules | None = None, confidence: float = 0.95) -> pd.DataFrame:
     """The distribution of the points scored per hand (0 for a tie), from hand records.
 
     Parameters
@@ -381,13 +381,15 @@ def points_distribution(data: Any, *, groups: Any = None, by_end: bool = False,
     by_end : bool
         Split by how the hand ended (an ``end`` column, 'out' or 'blocked').
     rules : Rules, optional
+    confidence : float
 
     Returns
     -------
     DataFrame
-        Group labels (and ``end``), then ``points``, ``count``, ``share`` (of the group's hands,
-        so the shares of a group add up to 1 over points and ends) and ``cumulative`` (the share
-        at or below ``points``, within the group and end).
+        Group labels (and ``end``), then ``points``, ``count``, ``hands`` (of the group),
+        ``share`` (``count / hands``, so the shares of a group add up to 1 over points and ends)
+        with its Wilson interval ``ci_low``, ``ci_high``, and ``cumulative`` (the share at or
+        below ``points``, within the group and end).
 
     Examples
     --------
@@ -399,19 +401,24 @@ def points_distribution(data: Any, *, groups: Any = None, by_end: bool = False,
     """
     if not isinstance(by_end, bool):
         raise refuse("by_end", "True or False", by_end)
+    confidence = check_confidence(confidence)
     parts = []
     for labels, src in sources(data, groups, rules):
         rows = src.need_rows("a points distribution")
         keys = ["end", "points"] if by_end else ["points"]
         counts = rows.groupby(keys, observed=True).size().rename("count").reset_index()
+        counts["hands"] = len(rows)
         counts["share"] = counts["count"] / len(rows)
+        counts["ci_low"], counts["ci_high"] = wilson_interval(counts["count"], len(rows),
+                                                              confidence)
         counts["cumulative"] = counts.groupby(keys[:-1])["share"].cumsum() if by_end \
             else counts["share"].cumsum()
         for name, value in reversed(labels.items()):
             counts.insert(0, name, value)
         parts.append(counts)
     if not parts:
-        return pd.DataFrame(columns=["points", "count", "share", "cumulative"])
+        return pd.DataFrame(columns=["points", "count", "hands", "share", "ci_low", "ci_high",
+                                     "cumulative"])
     return pd.concat(parts, ignore_index=True).astype({"points": "int64", "count": "int64"})
 
 
@@ -446,7 +453,8 @@ def stitch_ups(data: Any, *, per: str = "hand", groups: Any = None,
     Returns
     -------
     DataFrame
-        Group labels, (``seat`` with ``per='seat'``), ``hands``, ``rate`` with ``se``, ``ci_low``,
+        Group labels, ``per``, (``seat`` with ``per='seat'``), ``hands``, ``rate`` (stitch-ups per
+        hand, or per play) with ``se``, ``ci_low``,
         ``ci_high``, and ``p_any``, ``p_ci_low``, ``p_ci_high`` (NaN unless ``per='hand'`` on
         records). A summary gives standard errors for ``per='hand'`` only.
 
@@ -465,7 +473,7 @@ def stitch_ups(data: Any, *, per: str = "hand", groups: Any = None,
     rows = []
     for labels, src in sources(data, groups, rules):
         n = src.n_hands
-        base = {**labels, "hands": n}
+        base = {**labels, "per": per, "hands": n}
         if per == "seat":
             for seat in range(src.facts.players):
                 if src.rows is not None:
@@ -492,7 +500,7 @@ def stitch_ups(data: Any, *, per: str = "hand", groups: Any = None,
             else:
                 row["rate"], row["se"] = src.summary.mean("stitch_ups")
             rows.append(row)
-    head = ["seat"] if per == "seat" else []
+    head = ["per", "seat"] if per == "seat" else ["per"]
     out = collect(rows, head + ["hands", "rate", "se", "ci_low", "ci_high", "p_any", "p_ci_low",
                                 "p_ci_high"])
     out["ci_low"], out["ci_high"] = mean_interval(out["rate"], out["se"], confidence)
