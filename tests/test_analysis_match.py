@@ -127,3 +127,29 @@ def test_match_hands_that_never_score_are_refused():
 def test_match_side_that_never_scores_never_wins():
     t = match_win_probability(hands_of({(0, 1): 1, (2, 3): 1}), target=6, players=3)
     assert t.loc[1, "p_win"] == 0 and t["p_win"].sum() == pytest.approx(1, abs=1e-14)
+
+
+def test_match_bootstrap_interval_covers_the_estimate_and_replays_with_its_seed():
+    rules = ds.Rules.preset("block", players=2, target=60)
+    hands = ds.simulate(rules, "random", n_hands=2_000, seed=6)
+    a = match_win_probability(hands, rules=rules, n_boot=40, seed=1)
+    b = match_win_probability(hands, rules=rules, n_boot=40, seed=1)
+    pd.testing.assert_frame_equal(a, b)
+    assert ((a["ci_low"] < a["p_win"]) & (a["p_win"] < a["ci_high"])).all()
+    # the interval shrinks with the records: four times the hands, about half the width
+    more = match_win_probability(ds.simulate(rules, "random", n_hands=8_000, seed=6),
+                                 rules=rules, n_boot=40, seed=1)
+    width, narrower = (a["ci_high"] - a["ci_low"])[0], (more["ci_high"] - more["ci_low"])[0]
+    assert 0.3 < narrower / width < 0.8
+
+
+def test_match_curve_bootstrap_bands_contain_the_curve():
+    hands = hands_of({(0, 1): 30, (0, 3): 10, (1, 2): 25, (-1, 0): 5})
+    c = match_curve(hands, target=8, players=2, opponent_scores=[0, 4], n_boot=30, seed=2)
+    assert ((c["ci_low"] <= c["p_win"] + 1e-12) & (c["p_win"] <= c["ci_high"] + 1e-12)).all()
+    assert (c["ci_high"] > c["ci_low"]).any()
+
+
+def test_match_bad_n_boot_names_it():
+    with pytest.raises(ValueError, match=r"^The value for `n_boot` must be an integer of 0 or more"):
+        match_win_probability(hands_of({(0, 1): 1, (1, 1): 1}), target=3, players=2, n_boot=-1)

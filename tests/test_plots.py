@@ -140,7 +140,11 @@ def test_match_curve_a_line_per_opponent_score():
     lines = ax.get_lines()
     assert len(lines) == 3 and ax.get_ylim() == (0, 1) and ax.get_xlim() == (0, 50)
     assert np.allclose(lines[1].get_ydata(), c[c["opponent_score"] == 25]["p_win"])
-    assert ax.get_title() == "Winning a match to 50"
+    assert ax.get_title() == "Winning a match to 50" and not ax.collections
+    banded = plots.match_curve(analysis.match_curve(
+        ds.simulate(rules, "random", n_hands=500, seed=3), rules=rules, opponent_scores=[0],
+        n_boot=20))
+    assert len(banded.collections) == 1 and banded.get_title().endswith("bootstrap bands")
 
 
 # -------------------------------------------------------------------------------- the layout

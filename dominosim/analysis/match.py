@@ -47,8 +47,12 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ..rng import _check_seed, mix64
 from ..rules import Rules
-from ._common import Facts, collect, refuse, sources
+from ._common import Facts, check_confidence, collect, refuse, sources
+
+DOMAIN_BOOTSTRAP = 0x510E527FADE682D1
+"""Keys the bootstrap of the hand distribution apart from every other stream (see :mod:`.rng`)."""
 
 
 def _check_target(target: Any, facts: Facts) -> int:
@@ -70,9 +74,25 @@ def _facts(data: Any, players: Any) -> dict[str, Any]:
 
 class _Hands:
     """The hand-level distribution of one group: ``pi`` (the side of a scoring hand) and ``f``
-    (``f[j, x]``: the probability that side ``j``'s scoring hand is worth ``x`` points)."""
+    (``f[j, x]``: the probability that side ``j``'s scoring hand is worth ``x`` points), from
+    ``counts[j, x]`` (scoring hands of side ``j`` worth ``x``) and the hands that score nothing."""
 
-    def __init__(self, rows: pd.DataFrame, n_sides: int) -> None:
+    def __init__(self, counts: np.ndarray, idle: float) -> None:
+        total = counts.sum()
+        if total == 0:
+            raise refuse("data", "records in which some hand scores points (else no match "
+                         "ends)", "hands that never score")
+        self.counts, self.idle = counts, idle
+        self.n_hands = int(round(total + idle))
+        self.p_score = total / (total + idle)
+        self.pi = counts.sum(axis=1) / total
+        with np.errstate(invalid="ignore"):
+            self.f = np.nan_to_num(counts / counts.sum(axis=1, keepdims=True))
+        self.n_sides = len(counts)
+        self._short: dict[tuple[int, int], np.ndarray] = {}
+
+    @classmethod
+    def of(cls, rows: pd.DataFrame, n_sides: int) -> _Hands:
         side = rows["winning_side"].to_numpy().astype(np.int64)
         pts = rows["points"].to_numpy().astype(np.int64)
         if len(rows) == 0:
@@ -81,18 +101,18 @@ class _Hands:
             raise refuse("data", f"records whose winning sides are below {n_sides} and whose "
                          "points are 0 or more", "other records")
         scoring = (side >= 0) & (pts > 0)
-        self.n_hands = len(rows)
-        self.p_score = scoring.mean()
-        if not scoring.any():
-            raise refuse("data", "records in which some hand scores points (else no match "
-                         "ends)", "hands that never score")
-        counts = np.zeros((n_sides, int(pts[scoring].max()) + 1))
+        counts = np.zeros((n_sides, int(pts[scoring].max(initial=0)) + 1))
         np.add.at(counts, (side[scoring], pts[scoring]), 1.0)
-        self.pi = counts.sum(axis=1) / counts.sum()
-        with np.errstate(invalid="ignore"):
-            self.f = np.nan_to_num(counts / counts.sum(axis=1, keepdims=True))
-        self.n_sides = n_sides
-        self._short: dict[tuple[int, int], np.ndarray] = {}
+        return cls(counts, float((~scoring).sum()))
+
+    def resamples(self, n_boot: int, seed: int) -> list[_Hands]:
+        """``n_boot`` bootstrap copies: as many hands drawn with replacement from these (a
+        multinomial draw over the outcomes), from a counter-based generator keyed by ``seed``."""
+        gen = np.random.Generator(np.random.Philox(key=mix64(seed ^ DOMAIN_BOOTSTRAP)))
+        flat = np.append(self.counts.ravel(), self.idle)
+        draws = gen.multinomial(self.n_hands, flat / flat.sum(), size=n_boot)
+        return [_Hands(d[:-1].reshape(self.counts.shape).astype(float), float(d[-1]))
+                for d in draws]
 
     def short(self, j: int, need: int) -> np.ndarray:
         """``P(N_j > n)`` for ``n = 0 .. need``: side ``j`` still short of ``need`` points after
@@ -162,6 +182,22 @@ def _absorption(hands: _Hands, needs: Sequence[int]) -> tuple[np.ndarray, float]
     return p_win, float(everyone.sum())
 
 
+def _check_boot(n_boot: Any, seed: Any, confidence: Any) -> tuple[int, float]:
+    if isinstance(n_boot, bool) or not isinstance(n_boot, int) or n_boot < 0:
+        raise refuse("n_boot", "an integer of 0 or more", n_boot)
+    _check_seed(seed)
+    return n_boot, check_confidence(confidence)
+
+
+def _percentiles(boot: np.ndarray, confidence: float) -> tuple[np.ndarray, np.ndarray]:
+    """Percentile interval over the first axis (NaN without resamples)."""
+    if len(boot) == 0:
+        nan = np.full(boot.shape[1:], np.nan)
+        return nan, nan
+    low, high = np.quantile(boot, [(1 - confidence) / 2, (1 + confidence) / 2], axis=0)
+    return low, high
+
+
 def _check_scores(scores: Any, k: int, target: int) -> list[int]:
     if scores is None:
         return [0] * k
@@ -176,7 +212,8 @@ def _check_scores(scores: Any, k: int, target: int) -> list[int]:
 
 def match_win_probability(data: Any, *, target: int | None = None, scores: Any = None,
                           groups: Any = None, rules: Rules | None = None,
-                          players: int | None = None) -> pd.DataFrame:
+                          players: int | None = None, n_boot: int = 0, seed: int = 0,
+                          confidence: float = 0.95) -> pd.DataFrame:
     """Every side's exact probability of winning a match to ``target`` (see the module's notes).
 
     Parameters
@@ -194,11 +231,19 @@ def match_win_probability(data: Any, *, target: int | None = None, scores: Any =
         The table's facts (sides), when the records lack ``players`` and ``partnerships``.
     players : int, optional
         Instead of ``rules``, for records of individual play: the number of seats (= sides).
+    n_boot : int
+        Bootstrap resamples of the hands for the intervals (0: none). The chain is exact for
+        the records' distribution; the intervals say how much that distribution, a sample, moves
+        it.
+    seed : int
+        Keys the resampling (a counter-based Philox generator).
+    confidence : float
 
     Returns
     -------
     DataFrame
-        Group labels, then ``side``, ``p_win``, ``expected_hands`` (hands to the end of the match
+        Group labels, then ``side``, ``p_win`` with its percentile interval ``ci_low``,
+        ``ci_high`` (NaN without ``n_boot``), ``expected_hands`` (hands to the end of the match
         from ``scores``, ties and zero-point hands included), ``p_scoring_hand`` (the share of
         hands that score), ``hands`` (records used) and ``target``.
 
@@ -212,20 +257,25 @@ def match_win_probability(data: Any, *, target: int | None = None, scores: Any =
     (1.0, True)
     """
     extra = _facts(data, players)
+    n_boot, confidence = _check_boot(n_boot, seed, confidence)
     rows = []
     for labels, src in sources(_with(data, extra), groups, rules):
         records = src.need_rows("a match analysis")
         target_ = _check_target(target, src.facts)
         k = src.facts.n_sides
         now = _check_scores(scores, k, target_)
-        hands = _Hands(records, k)
-        p_win, scoring = _absorption(hands, [target_ - s for s in now])
+        needs = [target_ - s for s in now]
+        hands = _Hands.of(records, k)
+        p_win, scoring = _absorption(hands, needs)
+        boot = np.array([_absorption(h, needs)[0] for h in hands.resamples(n_boot, seed)])
+        low, high = _percentiles(boot.reshape(n_boot, k), confidence)
         for side in range(k):
-            rows.append({**labels, "side": side, "p_win": p_win[side],
-                         "expected_hands": scoring / hands.p_score,
+            rows.append({**labels, "side": side, "p_win": p_win[side], "ci_low": low[side],
+                         "ci_high": high[side], "expected_hands": scoring / hands.p_score,
                          "p_scoring_hand": hands.p_score, "hands": hands.n_hands,
                          "target": target_})
-    return collect(rows, ["side", "p_win", "expected_hands", "p_scoring_hand", "hands", "target"])
+    return collect(rows, ["side", "p_win", "ci_low", "ci_high", "expected_hands",
+                          "p_scoring_hand", "hands", "target"])
 
 
 def _with(data: Any, extra: dict[str, Any]) -> Any:
@@ -258,9 +308,26 @@ def _two_side_grid(hands: _Hands, target: int, side: int) -> tuple[np.ndarray, n
     return v, e
 
 
+def _curve(hands: _Hands, t: int, side: int, opp: list[int]) -> tuple[np.ndarray, np.ndarray]:
+    """``P(side wins)`` and the expected scoring hands, by opponents' score and own score."""
+    k = hands.n_sides
+    if k == 2:
+        v, e = _two_side_grid(hands, t, side)
+        return v[:, opp].T, e[:, opp].T
+    p, e = np.zeros((len(opp), t)), np.zeros((len(opp), t))
+    for i, b in enumerate(opp):
+        for a in range(t):
+            needs = [t - b] * k
+            needs[side] = t - a
+            p_all, e[i, a] = _absorption(hands, needs)
+            p[i, a] = p_all[side]
+    return p, e
+
+
 def match_curve(data: Any, *, target: int | None = None, side: int = 0,
                 opponent_scores: Any = None, groups: Any = None, rules: Rules | None = None,
-                players: int | None = None) -> pd.DataFrame:
+                players: int | None = None, n_boot: int = 0, seed: int = 0,
+                confidence: float = 0.95) -> pd.DataFrame:
     """The probability that ``side`` wins the match, against its own score, for a few scores of
     the other sides (each of them at ``opponent_score``).
 
@@ -277,14 +344,16 @@ def match_curve(data: Any, *, target: int | None = None, side: int = 0,
     opponent_scores : list of int, optional
         Scores of the other sides (default 0 and a quarter, half and three quarters of
         ``target``).
-    groups, rules, players
-        As in :func:`match_win_probability`.
+    groups, rules, players, n_boot, seed, confidence
+        As in :func:`match_win_probability` (with three or more sides each resample costs
+        ``target`` times the opponents' scores chain solutions: keep ``n_boot`` small there).
 
     Returns
     -------
     DataFrame
         Group labels, then ``side``, ``score`` (0 to ``target - 1``), ``opponent_score``,
-        ``p_win``, ``expected_hands`` and ``target``.
+        ``p_win`` with ``ci_low``, ``ci_high`` (NaN without ``n_boot``), ``expected_hands`` and
+        ``target``.
 
     Examples
     --------
@@ -295,6 +364,7 @@ def match_curve(data: Any, *, target: int | None = None, side: int = 0,
     [[0.0, 0.0, 0.5], [1.0, 0.0, 0.75], [0.0, 1.0, 0.25], [1.0, 1.0, 0.5]]
     """
     extra = _facts(data, players)
+    n_boot, confidence = _check_boot(n_boot, seed, confidence)
     rows = []
     for labels, src in sources(_with(data, extra), groups, rules):
         records = src.need_rows("a match analysis")
@@ -305,20 +375,14 @@ def match_curve(data: Any, *, target: int | None = None, side: int = 0,
         opp = ([0, t // 4, t // 2, 3 * t // 4] if opponent_scores is None
                else list(opponent_scores))
         opp = list(dict.fromkeys(_check_scores(opp, len(opp), t)))
-        hands = _Hands(records, k)
-        if k == 2:
-            v, e = _two_side_grid(hands, t, side)
-        for b in opp:
+        hands = _Hands.of(records, k)
+        p, e = _curve(hands, t, side, opp)
+        boot = np.array([_curve(h, t, side, opp)[0] for h in hands.resamples(n_boot, seed)])
+        low, high = _percentiles(boot.reshape(n_boot, len(opp), t), confidence)
+        for i, b in enumerate(opp):
             for a in range(t):
-                if k == 2:
-                    p, scoring = v[a, b], e[a, b]
-                else:
-                    needs = [t - b] * k
-                    needs[side] = t - a
-                    p_all, scoring = _absorption(hands, needs)
-                    p = p_all[side]
                 rows.append({**labels, "side": side, "score": a, "opponent_score": b,
-                             "p_win": float(p), "expected_hands": scoring / hands.p_score,
-                             "target": t})
-    return collect(rows, ["side", "score", "opponent_score", "p_win", "expected_hands", "target"])
-
+                             "p_win": float(p[i, a]), "ci_low": low[i, a], "ci_high": high[i, a],
+                             "expected_hands": e[i, a] / hands.p_score, "target": t})
+    return collect(rows, ["side", "score", "opponent_score", "p_win", "ci_low", "ci_high",
+                          "expected_hands", "target"])

@@ -159,7 +159,8 @@ def hand_uncertainty(logs: Any, *, entropy: bool = True) -> pd.DataFrame:
 
 
 def uncertainty_profile(data: pd.DataFrame, *, x: str = "turn", bins: int = 10,
-                        groups: Any = None, confidence: float = 0.95) -> pd.DataFrame:
+                        groups: Any = None, min_count: int = 1,
+                        confidence: float = 0.95) -> pd.DataFrame:
     """Means of the measures of :func:`hand_uncertainty` over the course of a hand.
 
     Parameters
@@ -173,6 +174,9 @@ def uncertainty_profile(data: pd.DataFrame, *, x: str = "turn", bins: int = 10,
         Bins of ``progress``.
     groups : str or list of str, optional
         Label columns to keep apart (such as ``game`` and ``players``).
+    min_count : int
+        Leave out the points averaged over fewer turns (the last turns of the longest hands,
+        whose means say little).
     confidence : float
 
     Returns
@@ -194,8 +198,9 @@ def uncertainty_profile(data: pd.DataFrame, *, x: str = "turn", bins: int = 10,
     """
     check_choice("x", x, PROFILE_X)
     confidence = check_confidence(confidence)
-    if isinstance(bins, bool) or not isinstance(bins, int) or bins < 1:
-        raise refuse("bins", "an integer of 1 or more", bins)
+    for name, value in (("bins", bins), ("min_count", min_count)):
+        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+            raise refuse(name, "an integer of 1 or more", value)
     cols = [] if groups is None else [groups] if isinstance(groups, str) else list(groups)
     d = data.copy()
     if x == "progress":
@@ -210,7 +215,7 @@ def uncertainty_profile(data: pd.DataFrame, *, x: str = "turn", bins: int = 10,
         out[m] = mean[m]
         out[f"{m}_ci_low"] = mean[m] - z * sem[m]
         out[f"{m}_ci_high"] = mean[m] + z * sem[m]
-    return out.reset_index()
+    return out[out["n"] >= min_count].reset_index()
 
 
 # ------------------------------------------------------------------------------ (d) the luck

@@ -71,7 +71,7 @@ def _grouped(data: pd.DataFrame, x: str, y: str, low: str, high: str, hue: str |
         pos = np.array([xs.index(v) for v in part[x]]) + offsets[i]
         color = PALETTE[i % len(PALETTE)]
         err = _errors(part[y], part[low], part[high])
-        label = None if level is None else f"{hue} {level}" if hue in ("players",) else str(level)
+        label = None if level is None else str(level)
         if bars:
             ax.bar(pos, part[y], width=0.8 / len(hues), color=color, label=label,
                    yerr=err, capsize=3, error_kw={"elinewidth": 1.2})
@@ -424,8 +424,8 @@ def match_curve(data: pd.DataFrame, *, ax: Any = None, title: str | None = None)
     Parameters
     ----------
     data : DataFrame
-        From :func:`dominosim.analysis.match_curve`; with its ``ci_low``, ``ci_high`` columns
-        (``n_boot``) the intervals are drawn as bands.
+        From :func:`dominosim.analysis.match_curve`; its intervals (with ``n_boot``) are drawn
+        as bands.
     ax : matplotlib Axes, optional
     title : str, optional
 
@@ -452,7 +452,7 @@ def match_curve(data: pd.DataFrame, *, ax: Any = None, title: str | None = None)
         color = PALETTE[i % len(PALETTE)]
         ax.plot(part["score"], part["p_win"], color=color, linewidth=1.8,
                 label=f"{int(b)} points")
-        if "ci_low" in part.columns:
+        if "ci_low" in part.columns and part["ci_low"].notna().any():
             ax.fill_between(part["score"], part["ci_low"], part["ci_high"], color=color,
                             alpha=0.2, linewidth=0)
     ax.axhline(0.5, color="gray", linewidth=0.8, linestyle=":")
@@ -463,6 +463,7 @@ def match_curve(data: pd.DataFrame, *, ax: Any = None, title: str | None = None)
     ax.set_xlabel(f"side {side}'s score (points)")
     ax.set_ylabel("probability of winning the match")
     ax.legend(title="others' score", frameon=False, fontsize="small")
-    band = ", with 95% bootstrap bands" if "ci_low" in data.columns else ""
+    band = (", with bootstrap bands" if "ci_low" in data.columns and data["ci_low"].notna().any()
+            else "")
     ax.set_title(title or f"Winning a match to {target}{band}")
     return ax
