@@ -90,6 +90,7 @@ class _Hands:
             self.f = np.nan_to_num(counts / counts.sum(axis=1, keepdims=True))
         self.n_sides = len(counts)
         self._short: dict[tuple[int, int], np.ndarray] = {}
+        self.binomials: dict[float, np.ndarray] = {}
 
     @classmethod
     def of(cls, rows: pd.DataFrame, n_sides: int) -> _Hands:
@@ -130,18 +131,37 @@ class _Hands:
         return self._short[key]
 
 
-def _merge(h1: np.ndarray, r1: float, h2: np.ndarray, r2: float) -> np.ndarray:
+def _binomial(p: float, size: int, cache: dict[float, np.ndarray]) -> np.ndarray:
+    """``T[m, a] = Binom(a; m, p)`` for ``m, a < size`` (log-gamma, exact to rounding), cached by
+    ``p``: every merge and sum of the chain reads it."""
+    table = cache.get(p)
+    if table is None or len(table) < size:
+        from scipy.special import gammaln
+
+        m = np.arange(size)[:, None]
+        a = np.arange(size)[None, :]
+        ok = a <= m
+        k, n = np.where(ok, a, 0), np.where(ok, m, 0)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            log = (gammaln(n + 1) - gammaln(k + 1) - gammaln(n - k + 1)
+                   + np.where(k > 0, k * np.log(p), 0.0)
+                   + np.where(n - k > 0, (n - k) * np.log1p(-p), 0.0))
+        table = np.where(ok, np.exp(log), 0.0)
+        cache[p] = table
+    return table
+
+
+def _merge(h1: np.ndarray, r1: float, h2: np.ndarray, r2: float,
+           cache: dict[float, np.ndarray]) -> np.ndarray:
     """Two sides' 'still short' curves merged: ``H(m)``, the probability that both are still short
     after ``m`` scoring hands shared between them at rates ``r1 : r2`` (binomially)."""
-    from scipy.stats import binom
-
     l1, l2 = len(h1), len(h2)
+    table = _binomial(r1 / (r1 + r2), l1 + l2, cache)
     m = np.arange(l1 + l2 - 1)[:, None]
     a = np.arange(l1)[None, :]
     b = m - a
     ok = (b >= 0) & (b < l2)
-    weights = binom.pmf(a, m, r1 / (r1 + r2)) * h1[None, :] * np.where(ok, h2[np.clip(b, 0, l2 - 1)],
-                                                                        0.0)
+    weights = table[m, a] * h1[None, :] * np.where(ok, h2[np.clip(b, 0, l2 - 1)], 0.0)
     return weights.sum(axis=1)
 
 
@@ -152,15 +172,13 @@ def _merged(hands: _Hands, needs: Sequence[int], sides: Sequence[int]) -> tuple[
         if hands.pi[j] == 0:
             continue  # a side that never scores is always short: a factor of 1
         hj = hands.short(j, needs[j])
-        h = hj if rate == 0 else _merge(h, rate, hj, hands.pi[j])
+        h = hj if rate == 0 else _merge(h, rate, hj, hands.pi[j], hands.binomials)
         rate += hands.pi[j]
     return h, rate
 
 
 def _absorption(hands: _Hands, needs: Sequence[int]) -> tuple[np.ndarray, float]:
     """Each side's probability of winning, and the expected number of scoring hands to the end."""
-    from scipy.stats import binom
-
     k = hands.n_sides
     p_win = np.zeros(k)
     for side in range(k):
@@ -176,8 +194,8 @@ def _absorption(hands: _Hands, needs: Sequence[int]) -> tuple[np.ndarray, float]
         p = pi / (pi + rho)
         n = np.arange(1, len(q) + 1)[:, None]
         b = np.arange(len(others))[None, :]
-        p_win[side] = float((q[:, None] * p * binom.pmf(n - 1, n - 1 + b, p)
-                             * others[None, :]).sum())
+        table = _binomial(p, len(q) + len(others), hands.binomials)
+        p_win[side] = float((q[:, None] * p * table[n - 1 + b, n - 1] * others[None, :]).sum())
     everyone, _ = _merged(hands, needs, range(k))
     return p_win, float(everyone.sum())
 
