@@ -192,6 +192,9 @@ def test_points_distribution_by_end_adds_up_to_one(block2):
     assert d["share"].sum() == pytest.approx(1)
     assert d.groupby("end", observed=True)["count"].sum().to_dict() == \
         block2["end"].value_counts().to_dict()
+    last = d.groupby("end", observed=True)["cumulative"].last()
+    assert last.to_dict() == pytest.approx((block2["end"].value_counts() / len(block2)).to_dict())
+    assert ((d["cum_ci_low"] <= d["cumulative"]) & (d["cumulative"] <= d["cum_ci_high"])).all()
 
 
 def test_points_distribution_of_a_summary_asks_for_records(block2):

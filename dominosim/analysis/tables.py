@@ -389,7 +389,7 @@ def points_distribution(data: Any, *, groups: Any = None, by_end: bool = False,
         Group labels (and ``end``), then ``points``, ``count``, ``hands`` (of the group),
         ``share`` (``count / hands``, so the shares of a group add up to 1 over points and ends)
         with its Wilson interval ``ci_low``, ``ci_high``, and ``cumulative`` (the share at or
-        below ``points``, within the group and end).
+        below ``points``, within the group and end) with ``cum_ci_low``, ``cum_ci_high``.
 
     Examples
     --------
@@ -411,14 +411,17 @@ def points_distribution(data: Any, *, groups: Any = None, by_end: bool = False,
         counts["share"] = counts["count"] / len(rows)
         counts["ci_low"], counts["ci_high"] = wilson_interval(counts["count"], len(rows),
                                                               confidence)
-        counts["cumulative"] = counts.groupby(keys[:-1])["share"].cumsum() if by_end \
-            else counts["share"].cumsum()
+        below = counts.groupby(keys[:-1], observed=True)["count"].cumsum() if by_end \
+            else counts["count"].cumsum()
+        counts["cumulative"] = below / len(rows)
+        counts["cum_ci_low"], counts["cum_ci_high"] = wilson_interval(below, len(rows),
+                                                                      confidence)
         for name, value in reversed(labels.items()):
             counts.insert(0, name, value)
         parts.append(counts)
     if not parts:
         return pd.DataFrame(columns=["points", "count", "hands", "share", "ci_low", "ci_high",
-                                     "cumulative"])
+                                     "cumulative", "cum_ci_low", "cum_ci_high"])
     return pd.concat(parts, ignore_index=True).astype({"points": "int64", "count": "int64"})
 
 

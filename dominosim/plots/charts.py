@@ -183,7 +183,7 @@ def opener_advantage(data: pd.DataFrame, *, x: str | None = None, hue: str | Non
     ax.set_xlabel(x)
     ax.set_ylabel("opener advantage (points per hand)" if points else
                   "opener advantage (share of decided hands\nbeyond a fair share)")
-    ax.set_title(title or "The opener's advantage, with 95% intervals")
+    ax.set_title(title or "The opener's advantage, with confidence intervals")
     return ax
 
 
@@ -230,7 +230,7 @@ def stitch_ups(data: pd.DataFrame, *, x: str | None = None, hue: str | None = No
     ax.set_xlabel(x)
     ax.set_ylabel({"hand": "stitch-ups per hand", "seat": "stitch-ups per hand, by seat",
                    "play": "stitch-ups per play (after the opening)"}[per])
-    ax.set_title(title or "Stitch-up frequency, with 95% intervals")
+    ax.set_title(title or "Stitch-up frequency, with confidence intervals")
     return ax
 
 
@@ -296,7 +296,7 @@ def uncertainty(data: pd.DataFrame, *, y: str = "entropy_bits", hue: str | None 
     ax.set_ylabel(_UNCERTAINTY_Y[y])
     if hue is not None or style is not None:
         ax.legend(frameon=False, fontsize="small")
-    ax.set_title(title or "Uncertainty over the hand, with 95% intervals")
+    ax.set_title(title or "Uncertainty over the hand, with confidence intervals")
     return ax
 
 
@@ -343,14 +343,15 @@ def points(data: pd.DataFrame, *, hue: str | None = None, cumulative: bool = Fal
         y = part["cumulative"] if cumulative else part["share"]
         ax.step(part["points"], y, where="mid", color=color, linewidth=1.6,
                 label=None if level is None else str(level))
-        if not cumulative:
-            ax.fill_between(part["points"], part["ci_low"], part["ci_high"], step="mid",
-                            color=color, alpha=0.2, linewidth=0)
+        low, high = ("cum_ci_low", "cum_ci_high") if cumulative else ("ci_low", "ci_high")
+        if low in part.columns:
+            ax.fill_between(part["points"], part[low], part[high], step="mid", color=color,
+                            alpha=0.2, linewidth=0)
     ax.set_xlabel("points scored in the hand (pips)")
     ax.set_ylabel("share of hands at or below" if cumulative else "share of hands")
     if hue is not None:
         ax.legend(title=hue, frameon=False, fontsize="small")
-    ax.set_title(title or ("Points per hand" + ("" if cumulative else ", with Wilson bands")))
+    ax.set_title(title or "Points per hand, with Wilson bands")
     return ax
 
 

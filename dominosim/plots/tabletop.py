@@ -216,7 +216,18 @@ class _Table:
 
 
 def place(log: Any, width: float | None = None) -> list[_Placed]:
-    """The tiles of ``log``'s layout with their positions (see the module's notes)."""
+    """The tiles of ``log``'s layout with their positions (see the module's notes), in the order
+    of play; coordinates in half-tiles, the opening tile at the centre.
+
+    Examples
+    --------
+    >>> import dominosim as ds
+    >>> rules = ds.Rules.preset("block", players=2, max_pip=2, hand_size=3)
+    >>> log = ds.play_hand(rules, "bully", deal=([[(2, 2), (0, 1), (1, 1)],
+    ...                                           [(1, 2), (0, 0), (0, 2)]], []))
+    >>> [(t.order, t.x0, t.x1, t.near, t.far) for t in place(log)[:3]]  # 2-2 across, 2-1 left
+    [(0, -0.5, 0.5, 2, 2), (1, -2.5, -0.5, 2, 1), (2, -3.5, -2.5, 1, 1)]
+    """
     plays = [e for e in log.events if e.kind == "play"]
     n = len(plays)
     rules = log.rules
