@@ -10,6 +10,7 @@ The public API lives here:
 True
 """
 
+from . import analysis, plots
 from .api import replay, simulate, simulate_matches
 from .check import CheckReport, check_strategy
 from .duplicate import Comparison, Tournament, bradley_terry, compare, tournament
@@ -25,6 +26,8 @@ from .transcript import transcript
 __version__ = "0.1.0"
 
 __all__ = [
+    "analysis",
+    "plots",
     "BUILTINS",
     "ISMCTS",
     "MonteCarlo",

@@ -9,22 +9,13 @@ and a short Markdown report, ``results/default_report.md``.
 from __future__ import annotations
 
 import argparse
-import math
 import sys
 from pathlib import Path
 
 import pandas as pd
 
 from . import Rules, simulate
-
-
-def _wilson(successes: float, n: int, z: float = 1.959964) -> tuple[float, float]:
-    if n == 0:
-        return math.nan, math.nan
-    p = successes / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return centre - half, centre + half
+from .analysis import wilson_interval
 
 
 def summarise(rules: Rules, df: pd.DataFrame, name: str) -> dict:
@@ -32,7 +23,7 @@ def summarise(rules: Rules, df: pd.DataFrame, name: str) -> dict:
     n = len(df)
     opener_side = df["opener"] % rules.n_sides if rules.partnerships else df["opener"]
     opener_wins = int((df["winning_side"] == opener_side).sum())
-    low, high = _wilson(opener_wins, n)
+    low, high = wilson_interval(opener_wins, n)
     return {
         "variant": name,
         "players": rules.players,

@@ -1,0 +1,235 @@
+"""What every analysis function shares: input checks, the Wilson interval, groups of hands.
+
+An analysis function reads *records*, never an engine: a DataFrame of hand records (one row per hand,
+the columns of :mod:`dominosim.records`, from :func:`dominosim.simulate` or the batch runner's
+Parquet dataset, which adds cell columns), a :class:`~dominosim.Summary` of sums, or a dict of
+either by variant label. To know which seats form a side it needs the table's facts, ``players`` and
+``partnerships``: from ``rules``, or else from columns of those names (the batch runner's cell
+columns), one value per group.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from statistics import NormalDist
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from ..rules import Rules
+from ..summary import Summary
+
+
+def refuse(name: str, allowed: str, value: Any) -> ValueError:
+    """The one-sentence error of a bad argument."""
+    return ValueError(f"The value for `{name}` must be {allowed}, but {value!r} was passed.")
+
+
+def check_choice(name: str, value: Any, choices: Sequence[str]) -> str:
+    """``value`` if it is one of ``choices``, else the error naming them."""
+    if not isinstance(value, str) or value not in choices:
+        raise refuse(name, "one of " + ", ".join(map(repr, choices)), value)
+    return value
+
+
+def check_confidence(confidence: Any) -> float:
+    """A coverage strictly between 0 and 1."""
+    if (isinstance(confidence, bool) or not isinstance(confidence, (int, float))
+            or not 0 < confidence < 1):
+        raise refuse("confidence", "a number strictly between 0 and 1 (such as 0.95)", confidence)
+    return float(confidence)
+
+
+def z_value(confidence: float) -> float:
+    """The two-sided normal quantile of ``confidence`` (1.959964 for 0.95)."""
+    return NormalDist().inv_cdf(0.5 + confidence / 2)
+
+
+def wilson_interval(successes: Any, n: Any, confidence: float = 0.95) -> tuple[Any, Any]:
+    """The Wilson score interval of a binomial proportion.
+
+    ``(p + z^2 / 2n -+ z sqrt(p (1 - p) / n + z^2 / 4n^2)) / (1 + z^2 / n)`` with ``p = successes
+    / n`` and ``z`` the normal quantile of ``confidence``. Unlike the normal (Wald) interval it stays
+    inside [0, 1] and keeps its coverage near 0 and 1. ``successes`` may be fractional (a tie
+    counted as half a win); the formula is then applied to the fractional share.
+
+    Parameters
+    ----------
+    successes, n : float or array_like
+        Successes and trials (broadcast together); NaN where ``n`` is 0.
+    confidence : float
+        Coverage, strictly between 0 and 1.
+
+    Returns
+    -------
+    (low, high) : floats or arrays
+
+    Examples
+    --------
+    Newcombe (1998), example (a): 81 successes in 263 trials.
+
+    >>> low, high = wilson_interval(81, 263)
+    >>> round(float(low), 4), round(float(high), 4)
+    (0.2553, 0.3662)
+    """
+    confidence = check_confidence(confidence)
+    z = z_value(confidence)
+    s = np.asarray(successes, dtype=float)
+    n = np.asarray(n, dtype=float)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        p = s / n
+        centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+        half = z * np.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    low, high = np.clip(centre - half, 0, 1), np.clip(centre + half, 0, 1)
+    if low.ndim == 0:
+        return float(low), float(high)
+    return low, high
+
+
+def mean_interval(mean: Any, se: Any, confidence: float) -> tuple[Any, Any]:
+    """A normal interval ``mean -+ z se``."""
+    z = z_value(confidence)
+    return mean - z * se, mean + z * se
+
+
+# ------------------------------------------------------------------------------ the table's facts
+@dataclass(frozen=True)
+class Facts:
+    """What a group of hands needs to know about its table."""
+
+    players: int
+    partnerships: bool
+    target: int | None = None
+
+    @property
+    def n_sides(self) -> int:
+        return self.players // 2 if self.partnerships else self.players
+
+    def side_of(self, seat: int) -> int:
+        return seat % (self.players // 2) if self.partnerships else seat
+
+    def seats_of(self, side: int) -> tuple[int, ...]:
+        return (side, side + self.players // 2) if self.partnerships else (side,)
+
+
+def _facts_of_frame(df: pd.DataFrame, rules: Rules | None) -> Facts:
+    if rules is not None:
+        return Facts(rules.players, rules.partnerships, rules.target)
+    if "players" not in df.columns or "partnerships" not in df.columns:
+        raise refuse("rules", "a dominosim.Rules when the records have no `players` and "
+                     "`partnerships` columns", rules)
+    values = {}
+    for col in ("players", "partnerships", "target"):
+        if col in df.columns:
+            found = pd.unique(df[col])
+            if len(found) > 1:
+                raise refuse("groups", f"columns that hold one `{col}` per group (group by "
+                             f"{col!r} too)", None)
+            values[col] = found[0] if len(found) else None
+    target = values.get("target")
+    return Facts(int(values["players"]), bool(values["partnerships"]),
+                 None if target is None or pd.isna(target) else int(target))
+
+
+@dataclass(frozen=True)
+class Source:
+    """One group of hands: its records or its summary, and its table's facts."""
+
+    facts: Facts
+    rows: pd.DataFrame | None = None
+    summary: Summary | None = None
+
+    @property
+    def n_hands(self) -> int:
+        return len(self.rows) if self.rows is not None else self.summary.n_hands
+
+    def need_rows(self, what: str) -> pd.DataFrame:
+        if self.rows is None:
+            raise refuse("data", f"a DataFrame of hand records for {what} (a Summary holds only "
+                         "sums)", self.summary)
+        return self.rows
+
+
+def _as_list(groups: Any) -> list[str]:
+    if groups is None:
+        return []
+    if isinstance(groups, str):
+        return [groups]
+    if isinstance(groups, Sequence) and all(isinstance(g, str) for g in groups):
+        return list(groups)
+    raise refuse("groups", "a column name or a list of column names", groups)
+
+
+def sources(data: Any, groups: Any = None,
+            rules: Rules | None = None) -> Iterator[tuple[dict[str, Any], Source]]:
+    """The groups of ``data`` as ``(labels, Source)``: one per value of the ``groups`` columns of a
+    DataFrame, one per entry of a dict (labelled ``variant``), or the whole of it."""
+    if rules is not None and not isinstance(rules, Rules):
+        raise refuse("rules", "a dominosim.Rules or None", rules)
+    if isinstance(data, Summary):
+        yield {}, Source(Facts(data.rules.players, data.rules.partnerships, data.rules.target),
+                         summary=data)
+        return
+    if isinstance(data, Mapping):
+        for label, part in data.items():
+            for labels, source in sources(part, groups, rules):
+                yield {"variant": label, **labels}, source
+        return
+    if not isinstance(data, pd.DataFrame):
+        raise refuse("data", "a DataFrame of hand records, a dominosim.Summary or a dict of them",
+                     type(data).__name__)
+    cols = _as_list(groups)
+    missing = [c for c in cols if c not in data.columns]
+    if missing:
+        raise refuse("groups", "columns of the records", missing[0])
+    if not cols:
+        yield {}, Source(_facts_of_frame(data, rules), rows=data)
+        return
+    for key, part in data.groupby(cols, sort=True, observed=True):
+        key = key if isinstance(key, tuple) else (key,)
+        yield dict(zip(cols, key, strict=True)), Source(_facts_of_frame(part, rules), rows=part)
+
+
+def collect(rows: list[dict[str, Any]], columns: list[str]) -> pd.DataFrame:
+    """A DataFrame of result rows with the group labels first, then ``columns`` in order."""
+    frame = pd.DataFrame(rows)
+    if frame.empty:
+        return pd.DataFrame(columns=columns)
+    labels = [c for c in frame.columns if c not in columns]
+    return frame.reindex(columns=labels + columns).reset_index(drop=True)
+
+
+# -------------------------------------------------------------------------- per hand, per side
+def side_scores(rows: pd.DataFrame, facts: Facts) -> np.ndarray:
+    """Per hand and side: 1 for a win, 0 for a loss, a tie shared equally by the tied sides (those
+    with the fewest pips), so every hand's scores add up to 1. Shape ``(hands, sides)``."""
+    n, k = len(rows), facts.n_sides
+    winner = rows["winning_side"].to_numpy().astype(np.int64)
+    won = winner >= 0
+    scores = np.zeros((n, k))
+    scores[np.flatnonzero(won), winner[won]] = 1.0
+    if not won.all():
+        pips = np.stack([sum(rows[f"pips_{s}"].to_numpy().astype(np.int64)
+                             for s in facts.seats_of(side)) for side in range(k)], axis=1)[~won]
+        tied = pips == pips.min(axis=1, keepdims=True)
+        scores[~won] = tied / tied.sum(axis=1, keepdims=True)
+    return scores
+
+
+def opener_side(rows: pd.DataFrame, facts: Facts) -> np.ndarray:
+    """The opener's side, hand by hand."""
+    opener = rows["opener"].to_numpy().astype(np.int64)
+    return opener % facts.n_sides if facts.partnerships else opener
+
+
+def mean_se(x: np.ndarray) -> tuple[float, float, float]:
+    """Mean, standard deviation (ddof 1) and standard error of ``x`` (NaN where undefined)."""
+    n = len(x)
+    if n == 0:
+        return math.nan, math.nan, math.nan
+    mean = float(np.mean(x))
+    sd = float(np.std(x, ddof=1)) if n > 1 else math.nan
+    return mean, sd, sd / math.sqrt(n) if n > 1 else math.nan
