@@ -38,19 +38,18 @@ from .game import Move
 from .rng import Stream
 from .rules import Rules
 from .strategies import SeatView, heaviest_move
-from .tiles import n_tiles, tile_id
+from .tiles import tile_id
 
 KINDS = {"mc": 0, "ismcts": 1}
 DEFAULT_BUDGET = {"mc": 100, "ismcts": 1000}
 MAX_BUDGET = 1 << 40
-TABLE_ENTRIES = 1 << 22
-"""The sampler's table holds at most this many counts (32 MiB): its states are capped at
-``TABLE_ENTRIES // (tiles + 1)``, 131,072 at most."""
+TABLE_STATES = 1 << 20
+"""The sampler's table keeps at most this many states over all its layers (16 MiB)."""
 
 
 def table_states(rules: Rules) -> int:
-    """How many states the consistent-deal table of a search may have under ``rules``."""
-    return min(1 << 17, TABLE_ENTRIES // (n_tiles(rules.max_pip) + 1))
+    """How many states the consistent-deal table of a search may keep under ``rules``."""
+    return TABLE_STATES
 
 
 class SearchStrategy:
@@ -171,7 +170,7 @@ def search_error(rules: Rules, status: int) -> str:
     """The message for a search's negative status."""
     if status == -1:
         return (f"A search strategy's table of consistent deals would need more than "
-                f"{table_states(rules)} states in this position ({rules.players} players, "
+                f"{table_states(rules):,} states in this position ({rules.players} players, "
                 f"double-{rules.max_pip}): too many seats and draws to count exactly; use fewer "
                 "players or a smaller set, or a strategy that does not search.")
     return "No deal agrees with the public history of this hand (a bug in dominosim)."

@@ -9,15 +9,18 @@ its documentation first); this module builds them from a compact *public log* in
   drawn tile is never in the log), a knock (``x``: the playable suits it shows the seat lacks);
 * times are doubled so that they are integers: the deal is at -2, the opening-double constraint
   at -1, event ``e`` at ``2e`` and the moment before a draw at ``2e - 1``;
-* the table of the dynamic programme is dense, ``(items + 1) x states``, a state being the
-  remaining capacity of every place in mixed radix. Counts up to 2**53 are exact and larger ones
-  carry a relative rounding error of about 1e-16, which is also the only departure of the sample
-  from exactly uniform.
+* the table of the dynamic programme is sparse: a state is the remaining capacity of every place
+  (coded in mixed radix), and only the states reachable from the full one are kept, layer by layer
+  (one layer per item, sorted codes, found by binary search). The dense product of the capacities
+  can run to hundreds of millions in draw games with many draws, while the reachable states stay
+  in the hundreds or thousands. Counts up to 2**53 are exact and larger ones carry a relative
+  rounding error of about 1e-16, which is also the only departure of the sample from exactly
+  uniform.
 
 :func:`prepare` reads the log and fills the table (once per decision); :func:`draw_deal` then
 samples the other seats' current hands and the boneyard in a uniform order. Statuses:
-``prepare`` returns the number of states, or :data:`TOO_MANY_STATES` (the table would exceed
-``R_SEARCH_STATES``) or :data:`NO_DEAL` (no hidden history agrees with the log).
+``prepare`` returns the number of states kept, or :data:`TOO_MANY_STATES` (more than
+``R_SEARCH_STATES`` reachable states) or :data:`NO_DEAL` (no hidden history agrees with the log).
 """
 
 from __future__ import annotations
@@ -45,13 +48,14 @@ NO_LIMIT = 99  # a constraint's double limit when it forbids no double by rank
 
 # info slots of the sampler's scratch
 I_ITEMS, I_PLACES, I_STATES, I_FULL, I_SLOTS, I_CONS = range(6)
+MAX_CODE = 1 << 62  # the mixed-radix codes of the states must fit an int64
 _UNIT = 1.0 / 9007199254740992.0  # 2**-53
 
 
 @jit
 def make_sampler_scratch(t, p, n_events, states):
     """The sampler's arrays for ``t`` tiles, ``p`` seats, a public log of ``n_events`` rows and a
-    table of up to ``states`` states (allocated once per block of hands)."""
+    table of up to ``states`` reachable states over all layers (allocated once per block)."""
     slots = p + t
     return (
         np.zeros(16, np.int64),  # info
@@ -61,8 +65,9 @@ def make_sampler_scratch(t, p, n_events, states):
         np.zeros((t, slots), np.bool_),  # allowed[item, slot]
         np.zeros((4, slots), np.int64),  # places: seat, capacity, representative slot, stride
         np.zeros((t, slots + 1), np.int64),  # options: count, then the places of each item
-        np.zeros(max(states, 1), np.int64),  # capacity left in each state
-        np.zeros((t + 1) * max(states, 1), np.float64),  # the table, row by item
+        np.empty(max(states, 1), np.int64),  # the states' codes, layer after layer, sorted
+        np.empty(max(states, 1), np.float64),  # their counts
+        np.zeros(t + 2, np.int64),  # where each layer starts
     )
 
 
@@ -187,7 +192,111 @@ def _make_places(ss):
                 n += 1
         options[i, 0] = n
     info[I_PLACES] = n_places
+    _order_items(items, options, n_items)
     return n_places
+
+
+@jit_helper
+def _before(items, options, i, j):
+    """Item ``i`` goes before item ``j``: played ones first, then by their options (so that
+    interchangeable items are neighbours and fewer distinct states arise)."""
+    if (items[1, i] < 0) != (items[1, j] < 0):
+        return items[1, i] >= 0
+    for k in range(1 + min(options[i, 0], options[j, 0])):  # the count, then the places
+        if options[i, k] != options[j, k]:
+            return options[i, k] < options[j, k]
+    return False
+
+
+@jit_kernel
+def _order_items(items, options, n_items):
+    """Insertion sort of the items (and their options) by :func:`_before`; stable."""
+    for i in range(1, n_items):
+        j = i
+        while j > 0 and _before(items, options, j, j - 1):
+            for r in range(3):
+                items[r, j], items[r, j - 1] = items[r, j - 1], items[r, j]
+            for k in range(1 + max(options[j, 0], options[j - 1, 0])):
+                options[j, k], options[j - 1, k] = options[j - 1, k], options[j, k]
+            j -= 1
+
+
+@jit_helper
+def _digit(places, code, q):
+    """The remaining capacity of place ``q`` in the state ``code``."""
+    return (code // places[3, q]) % (places[1, q] + 1)
+
+
+@jit_kernel
+def _sort(codes, lo, hi):
+    """Sort ``codes[lo:hi]`` in place (heapsort: no allocation); return the end of its distinct
+    prefix after removing duplicates."""
+    n = hi - lo
+    for root in range(n // 2 - 1, -1, -1):
+        _sift(codes, lo, root, n)
+    for end in range(n - 1, 0, -1):
+        codes[lo], codes[lo + end] = codes[lo + end], codes[lo]
+        _sift(codes, lo, 0, end)
+    out = lo
+    for i in range(lo, hi):
+        if out == lo or codes[i] != codes[out - 1]:
+            codes[out] = codes[i]
+            out += 1
+    return out
+
+
+@jit_helper
+def _sift(codes, lo, root, n):
+    while True:
+        child = 2 * root + 1
+        if child >= n:
+            return
+        if child + 1 < n and codes[lo + child + 1] > codes[lo + child]:
+            child += 1
+        if codes[lo + root] >= codes[lo + child]:
+            return
+        codes[lo + root], codes[lo + child] = codes[lo + child], codes[lo + root]
+        root = child
+
+
+@jit_helper
+def _find(codes, lo, hi, code):
+    """The position of ``code`` in the sorted ``codes[lo:hi]``, or -1."""
+    end = hi
+    while lo < hi:
+        mid = (lo + hi) >> 1
+        if codes[mid] < code:
+            lo = mid + 1
+        else:
+            hi = mid
+    if lo < end and codes[lo] == code:
+        return lo
+    return -1
+
+
+@jit_helper
+def _left(places, n_places, code):
+    """The capacity left over all places in the state ``code``."""
+    total = 0
+    for q in range(n_places):
+        total += _digit(places, code, q)
+    return total
+
+
+@jit_kernel
+def _successor_weight(ss, i, code, choice):
+    """The count of the state after item ``i`` goes to ``choice`` (-1: sleeps; else the ``j``-th
+    option) from state ``code``, or 0 if it cannot."""
+    places, options, codes, counts, starts = ss[5], ss[6], ss[7], ss[8], ss[9]
+    if choice < 0:
+        nxt = code
+    else:
+        q = options[i, 1 + choice]
+        if _digit(places, code, q) == 0:
+            return 0.0
+        nxt = code - places[3, q]
+    k = _find(codes, starts[i + 1], starts[i + 2], nxt)
+    return counts[k] if k >= 0 else 0.0
 
 
 @jit_kernel
@@ -195,9 +304,10 @@ def prepare(rp, me, pub, n_pub, hands, counts, boneyard, ss):
     """Read the public log as seat ``me`` sees it and fill the counting table.
 
     ``hands`` is read only at row ``me`` (the viewer's own tiles). Returns the number of states
-    of the table, or a negative status (:data:`TOO_MANY_STATES`, :data:`NO_DEAL`).
+    kept, or a negative status (:data:`TOO_MANY_STATES`, :data:`NO_DEAL`).
     """
-    info, items, places, options, left, table = ss[0], ss[3], ss[5], ss[6], ss[7], ss[8]
+    info, items, places, options = ss[0], ss[3], ss[5], ss[6]
+    codes, weights, starts = ss[7], ss[8], ss[9]
     _read_log(rp, me, pub, n_pub, hands, ss)
     n_places = _make_places(ss)
     n_items = info[I_ITEMS]
@@ -214,49 +324,55 @@ def prepare(rp, me, pub, n_pub, hands, counts, boneyard, ss):
         cap += places[1, q]
     if unseen != expected or cap + boneyard != n_items:
         return NO_DEAL
-    n_states = 1
-    limit = left.shape[0]
-    for q in range(n_places):
-        places[3, q] = n_states
-        n_states *= places[1, q] + 1
-        if n_states > limit:
-            return TOO_MANY_STATES
+    radix = 1
     full = 0
     for q in range(n_places):
-        full += places[1, q] * places[3, q]
-    info[I_STATES], info[I_FULL] = n_states, full
-    for idx in range(n_states):
-        total = 0
-        for q in range(n_places):
-            total += (idx // places[3, q]) % (places[1, q] + 1)
-        left[idx] = total
-    base = n_items * n_states
-    for idx in range(n_states):
-        table[base + idx] = 0.0
-    table[base] = 1.0
-    for i in range(n_items - 1, -1, -1):
-        row, nxt = i * n_states, (i + 1) * n_states
+        places[3, q] = radix
+        full += places[1, q] * radix
+        if radix > MAX_CODE // (places[1, q] + 1):
+            return TOO_MANY_STATES
+        radix *= places[1, q] + 1
+    info[I_FULL] = full
+    limit = codes.shape[0]
+    # forward: the states reachable after each item, a sorted layer per item
+    starts[0], codes[0], starts[1] = 0, full, 1
+    for i in range(n_items):
         rest = n_items - i
-        may_sleep = items[1, i] < 0
-        for idx in range(n_states):
-            if left[idx] > rest:
-                table[row + idx] = 0.0
-                continue
-            v = table[nxt + idx] if may_sleep and rest > left[idx] else 0.0
+        out = starts[i + 1]
+        for k in range(starts[i], starts[i + 1]):
+            code = codes[k]
+            left = _left(places, n_places, code)
+            if out + options[i, 0] + 1 > limit:
+                return TOO_MANY_STATES
+            if items[1, i] < 0 and rest > left:
+                codes[out] = code
+                out += 1
             for j in range(options[i, 0]):
                 q = options[i, 1 + j]
-                if (idx // places[3, q]) % (places[1, q] + 1) > 0:
-                    v += table[nxt + idx - places[3, q]]
-            table[row + idx] = v
-    if table[full] <= 0.0:
+                if _digit(places, code, q) > 0:
+                    codes[out] = code - places[3, q]
+                    out += 1
+        starts[i + 2] = _sort(codes, starts[i + 1], out)
+    # backward: the number of ways to finish from each state
+    last = starts[n_items]
+    for k in range(last, starts[n_items + 1]):
+        weights[k] = 1.0 if codes[k] == 0 else 0.0
+    for i in range(n_items - 1, -1, -1):
+        for k in range(starts[i], starts[i + 1]):
+            v = _successor_weight(ss, i, codes[k], -1) if items[1, i] < 0 else 0.0
+            for j in range(options[i, 0]):
+                v += _successor_weight(ss, i, codes[k], j)
+            weights[k] = v
+    info[I_STATES] = starts[n_items + 1]
+    if weights[0] <= 0.0:
         return NO_DEAL
-    return n_states
+    return starts[n_items + 1]
 
 
 @jit
 def count_of(ss):
     """The number of consistent assignments counted by the last :func:`prepare` (a float)."""
-    return ss[8][ss[0][I_FULL]]
+    return ss[8][0]
 
 
 @jit_kernel
@@ -267,8 +383,8 @@ def draw_deal(rp, me, hands, ss, out_hands, out_counts, out_pips, bone, rng, i_r
     counts and pips, and the sleeping tiles into ``bone`` in a uniform order; returns how many
     sleep. Randomness: stream ``rng[i_rng]`` only.
     """
-    info, items, places, options, left, table = ss[0], ss[3], ss[5], ss[6], ss[7], ss[8]
-    n_items, n_states, idx = info[I_ITEMS], info[I_STATES], info[I_FULL]
+    info, items, places, options, codes, weights = ss[0], ss[3], ss[5], ss[6], ss[7], ss[8]
+    n_items = info[I_ITEMS]
     for s in range(rp[R_PLAYERS]):
         out_counts[s] = 0
         out_pips[s] = 0
@@ -278,32 +394,33 @@ def draw_deal(rp, me, hands, ss, out_hands, out_counts, out_pips, bone, rng, i_r
         if holds(hands, me, tile):
             give(out_hands, out_counts, out_pips, me, tile)
     n_bone = 0
+    code = codes[0]
+    total = weights[0]
     for i in range(n_items):
-        nxt = (i + 1) * n_states
-        u = uniform(rng, i_rng) * table[i * n_states + idx]
-        chosen = -1
-        if items[1, i] < 0 and n_items - i > left[idx]:
-            w = table[nxt + idx]
-            if u < w:
-                bone[n_bone] = items[0, i]
-                n_bone += 1
-                continue
-            u -= w
-        for j in range(options[i, 0]):
-            q = options[i, 1 + j]
-            if (idx // places[3, q]) % (places[1, q] + 1) > 0:
-                w = table[nxt + idx - places[3, q]]
-                if w > 0.0:
-                    chosen = q
-                    if u < w:
-                        break
-                    u -= w
-        if chosen < 0:  # rounding left nothing but sleep
+        u = uniform(rng, i_rng) * total
+        chosen, weight, decided = -2, 0.0, False
+        if items[1, i] < 0:
+            w = _successor_weight(ss, i, code, -1)
+            if w > 0.0:
+                chosen, weight = -1, w
+                decided = u < w
+                u -= w
+        j = 0
+        while not decided and j < options[i, 0]:
+            w = _successor_weight(ss, i, code, j)
+            if w > 0.0:  # rounding can leave u past the last: it takes the last possible one
+                chosen, weight = j, w
+                decided = u < w
+                u -= w
+            j += 1
+        total = weight
+        if chosen == -1:
             bone[n_bone] = items[0, i]
             n_bone += 1
             continue
-        idx -= places[3, chosen]
+        q = options[i, 1 + chosen]
+        code -= places[3, q]
         if items[1, i] < 0:  # an unseen tile in a slot is held now; a played one left
-            give(out_hands, out_counts, out_pips, places[0, chosen], items[0, i])
+            give(out_hands, out_counts, out_pips, places[0, q], items[0, i])
     shuffle(rng, i_rng, bone, n_bone)
     return n_bone
