@@ -164,13 +164,20 @@ def test_luck_share_unbalanced_plays_are_refused():
         luck_share(d)
 
 
-def test_value_of_information_gain_of_a_stronger_twin_is_positive():
-    # a stand-in pair until the omniscient strategies land: bully against random in Block
+def test_value_of_information_is_the_paired_gain_of_the_first_over_the_second():
     v = value_of_information(ds.Rules.preset("block", players=2), "random", "bully", 2_000,
                              seed=3).set_index("quantity")
     c = ds.compare(ds.Rules.preset("block", players=2), "bully", "random", 2_000, seed=3)
     assert v.loc["win_rate_gain", "estimate"] == c.row("win_rate_diff").estimate
     assert v.loc["win_rate_gain", "ci_low"] > 0
+
+
+def test_value_of_information_omniscient_search_gains_over_its_honest_twin():
+    # with all 28 tiles dealt, the omniscient search knows every move that can ever be made
+    rules = ds.Rules.preset("block", players=4, hand_size=7)
+    v = value_of_information(rules, "mc:10", "mc_omniscient:10", 300, seed=4).set_index("quantity")
+    assert v.loc["win_rate_gain", "ci_low"] > 0.2
+    assert v.loc["points_gain", "ci_low"] > 0
 
 
 def test_block_draw_uncertainty_table_tiny_sets():

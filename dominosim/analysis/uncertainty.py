@@ -397,8 +397,9 @@ def value_of_information(rules: Rules, honest: Any, omniscient: Any, n_deals: in
 
     The two play each other on every deal with the sides rotated (:func:`dominosim.compare`, A
     the omniscient one); the gain is the paired difference of their win rates (a tie shared) and
-    of their points per hand. The omniscient strategies (which see hidden tiles, and say so in their
-    names) are being built; any two strategies can be passed.
+    of their points per hand. The built-in pairs are ``mc`` / ``mc_omniscient`` and ``ismcts`` /
+    ``ismcts_omniscient`` (with a budget: ``"mc:50"`` / ``"mc_omniscient:50"``); any two
+    strategies can be passed.
 
     Parameters
     ----------
