@@ -158,8 +158,8 @@ def _metadata(sweep: Sweep, plan: dict, engine: dict, runs: list[dict]) -> dict:
     return {"sweep": {"name": sweep.name, "description": sweep.description,
                       "source": sweep.source, "text": sweep.text},
             "seed": sweep.seed, "hands_per_cell": sweep.hands, "chunk_size": sweep.chunk_size,
-            "keep": sweep.keep, "engine": engine, "versions": versions(), "plan": plan,
-            "runs": runs}
+            "keep": sweep.keep, "cells": [c.describe() for c in sweep.cells], "engine": engine,
+            "versions": versions(), "plan": plan, "runs": runs}
 
 
 def dry_run(sweep: Sweep, out: str | Path | None = None, *, jobs: int | None = None,

@@ -24,6 +24,7 @@ import hashlib
 import io
 import math
 import platform
+import re
 from pathlib import Path
 
 import numpy as np
@@ -184,7 +185,7 @@ def summary_table(cells, sums: list[Summary]) -> pd.DataFrame:
         row.update(summary_row(s))
         rows.append(row)
     frame = pd.DataFrame(rows)
-    sides = [c for c in frame.columns if c.startswith("side")]
+    sides = [c for c in frame.columns if re.match(r"side\d+_", c)]
     return frame[[c for c in frame.columns if c not in sides] + sides]
 
 

@@ -159,9 +159,12 @@ class Sweep:
         return dataclasses.replace(self, hands=hands)
 
     def plan(self) -> dict[str, Any]:
-        """Everything that decides the results: two runs with equal plans write equal files."""
+        """Everything that decides the results (not names, labels or the form of the file): two
+        runs with equal plans write equal files."""
         return {"seed": self.seed, "hands": self.hands, "chunk_size": self.chunk_size,
-                "keep": self.keep, "cells": [c.describe() for c in self.cells]}
+                "keep": self.keep,
+                "cells": [{"rules": c.rules.to_dict(), "lineup": list(c.lineup)}
+                          for c in self.cells]}
 
 
 def _refuse(key: str, allowed: str, value: Any) -> ValueError:
