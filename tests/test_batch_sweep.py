@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from dominosim import Rules
@@ -174,3 +176,17 @@ def test_default_sweep_plays_block_against_draw_in_individual_play():
     assert {c.lineup[0] for c in sweep.cells} == {"random", "bully"}
     assert not any(c.rules.partnerships for c in sweep.cells)
     assert len(sweep.cells) == 30 and sweep.keep == "summary"
+
+
+def test_readme_sweep_example_parses_into_its_six_cells():
+    readme = (Path(__file__).parent.parent / "README.md").read_text()
+    section = readme[readme.index("## Batch sweeps"):readme.index("## Rules")]
+    text = section.split("```toml\n", 1)[1].split("```", 1)[0]
+    sweep = parse_sweep(text, source="README.md")
+    assert [c.label for c in sweep.cells] == [
+        f"block 4p {s} hand_size={h}" for s in ("random", "accompanied/random", "bully/random")
+        for h in (6, 7)]
+    assert sweep.cells[3].lineup == ("accompanied", "random", "accompanied", "random")
+    assert all(c.rules.partnerships for c in sweep.cells)
+    assert (sweep.name, sweep.seed, sweep.chunk_size, sweep.out) == ("styles", 11, 250_000,
+                                                                   "results/styles")

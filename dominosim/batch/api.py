@@ -194,8 +194,9 @@ def dry_run(sweep: Sweep, out: str | Path | None = None, *, jobs: int | None = N
     with pd.option_context("display.width", 200, "display.max_colwidth", 60):
         lines.append(pd.DataFrame(rows).to_string(index=False))
     cores = jobs or numba.config.NUMBA_NUM_THREADS
-    lines += ["", f"Estimated time: {total:,.0f} s on {cores} local cores (from {sample:,} hands "
-              "of each cell played now; a Dask cluster divides it by its cores over these)."]
+    lines += ["", f"Estimated time: {total:,.0f} s on {cores} local cores (from up to {sample:,} "
+              "hands of each cell played now; a Dask cluster of single-threaded workers takes "
+              "about this times the local cores over its workers)."]
     return "\n".join(lines)
 
 
