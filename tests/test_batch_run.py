@@ -185,8 +185,9 @@ def test_progress_off_terminal_writes_log_lines(tmp_path):
     lines = stream.getvalue().splitlines()
     assert lines[0].startswith("dominosim.batch: sweep 'test': 2 cells, 6 chunks (0 finished "
                                "earlier), 5,000 hands, into ")
-    assert lines[1].startswith("dominosim.batch: cells 2/2, chunks 6/6, 5,000/5,000 hands, ")
-    assert "hands/s" in lines[1]
+    assert lines[1].startswith("dominosim.batch: loading the compiled engine")
+    assert lines[2].startswith("dominosim.batch: cells 2/2, chunks 6/6, 5,000/5,000 hands, ")
+    assert "hands/s" in lines[2] and len(lines) == 4
     assert lines[-1].endswith("report.md")
 
 

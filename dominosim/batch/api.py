@@ -17,7 +17,9 @@ Examples
 
 from __future__ import annotations
 
+import dataclasses
 import datetime
+import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -119,9 +121,18 @@ def run_sweep(sweep: Sweep, out: str | Path | None = None, *, jobs: int | None =
     store.write_metadata(metadata)
     write_atomic(store.root / "sweep.toml", sweep.text.encode())
     todo = tasks_of(sweep, done)
+    log = _logger(quiet, stream)
+    log(f"sweep {sweep.name!r}: {len(sweep.cells)} cells, {len(sweep.chunks())} chunks "
+        f"({len(done)} finished earlier), {sweep.total_hands:,} hands, into {store.root}")
+    if todo:
+        # load (the first time on a machine: compile) the engine before the clock of progress
+        log("loading the compiled engine (the first run on a machine compiles it, about 35 s)")
+        warm = dataclasses.replace(todo[0], n=1)
+        if client is not None:
+            client.run(play, warm, 1)
+        else:
+            play(warm, jobs)
     progress = Progress(sweep, done, quiet=quiet, stream=stream)
-    progress.say(f"sweep {sweep.name!r}: {len(sweep.cells)} cells, {progress.n_chunks} chunks "
-                 f"({len(done)} finished earlier), {sweep.total_hands:,} hands, into {store.root}")
     try:
         if client is not None:
             run_dask(store, todo, progress, client, play_fn=play_fn)
@@ -141,8 +152,16 @@ def run_sweep(sweep: Sweep, out: str | Path | None = None, *, jobs: int | None =
                seconds=round(seconds, 3), chunks_played=len(todo), hands_played=played,
                hands_per_second=round(played / seconds) if seconds else None)
     store.write_metadata(metadata)
-    progress.say(f"wrote {store.root / 'summary.csv'} and {store.root / 'report.md'}")
+    log(f"wrote {store.root / 'summary.csv'} and {store.root / 'report.md'}")
     return SweepResult(store.root, table, len(todo), len(done), played, seconds)
+
+
+def _logger(quiet: bool, stream: TextIO | None):
+    def log(text: str) -> None:
+        if not quiet:
+            print(f"dominosim.batch: {text}", file=stream if stream is not None else sys.stderr,
+                  flush=True)
+    return log
 
 
 def _matches(sweep: Sweep, key: tuple[int, int], entry: dict) -> bool:
