@@ -14,6 +14,7 @@ import dominosim as ds
 from dominosim.batch import parse_sweep, read_hands, run_sweep
 from dominosim.batch.output import read_sums, summary_row
 from dominosim.batch.run import Progress, tasks_of
+from dominosim.batch.store import Store
 
 SWEEP = """\
 seed = 5
@@ -212,3 +213,20 @@ def test_progress_quiet_writes_nothing(tmp_path):
     stream = _Terminal()
     run_sweep(_sweep(), tmp_path, stream=stream, quiet=True)
     assert stream.getvalue() == ""
+
+
+def test_run_into_folder_held_by_running_sweep_is_refused(tmp_path):
+    other = Store(tmp_path)
+    other.prepare(fresh=False)  # as a sweep still running into the folder
+    with pytest.raises(ValueError, match="is in use by another sweep that is still running"):
+        run_sweep(_sweep(), tmp_path, quiet=True)
+    assert sorted(p.name for p in tmp_path.iterdir()) == [".lock", "manifest.jsonl"]
+    other.release()
+    assert run_sweep(_sweep(), tmp_path, quiet=True).chunks_played == 6
+
+
+def test_run_killed_before_metadata_starts_afresh(tmp_path):
+    (tmp_path / ".lock").write_text("")
+    (tmp_path / "manifest.jsonl").write_text('{"cell": 0, "ch')
+    result = run_sweep(_sweep(), tmp_path, quiet=True)
+    assert (result.chunks_played, result.chunks_skipped) == (6, 0)

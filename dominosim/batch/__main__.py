@@ -130,6 +130,8 @@ def main(argv: list[str] | None = None, prog: str = PROG) -> int:
         print(f"{prog}: interrupted; the finished chunks are kept: run the same command again "
               "to resume.", file=sys.stderr)
         return 130
+    except ValueError as e:  # the folder is locked by a sweep that is still running
+        parser.error(str(e))
     finally:
         if client is not None:
             cluster = client.cluster

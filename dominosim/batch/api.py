@@ -58,16 +58,15 @@ def check_jobs(jobs: Any) -> int | None:
 
 
 def check_run(sweep: Sweep, out: str | Path | None = None, *, jobs: int | None = None,
-              fresh: bool = False, client: Any = None) -> Store:
+              fresh: bool = False, client: Any = None) -> tuple[Store, bool]:
     """Refuse what :func:`run_sweep` would refuse (``ValueError``), writing nothing; returns the
-    output folder's :class:`~dominosim.batch.store.Store`."""
+    output folder's :class:`~dominosim.batch.store.Store` and whether the run starts afresh."""
     check_jobs(jobs)
     if jobs is not None and client is not None:
         raise ValueError("The value for `--jobs` must be left out with a Dask cluster (its "
                          f"workers' threads decide), but {jobs!r} was passed.")
     store = Store(Path(out if out is not None else sweep.out))
-    store.check(sweep.plan(), engine_version(), fresh=fresh)
-    return store
+    return store, store.check(sweep.plan(), engine_version(), fresh=fresh)
 
 
 def run_sweep(sweep: Sweep, out: str | Path | None = None, *, jobs: int | None = None,
@@ -106,7 +105,15 @@ def run_sweep(sweep: Sweep, out: str | Path | None = None, *, jobs: int | None =
     ValueError
         For a refused folder or ``jobs``, before anything is written.
     """
-    store = check_run(sweep, out, jobs=jobs, fresh=fresh, client=client)
+    store, fresh = check_run(sweep, out, jobs=jobs, fresh=fresh, client=client)
+    try:
+        return _run(sweep, store, fresh, jobs, client, quiet, stream, play_fn)
+    finally:
+        store.release()
+
+
+def _run(sweep: Sweep, store: Store, fresh: bool, jobs: int | None, client: Any, quiet: bool,
+         stream: TextIO | None, play_fn) -> SweepResult:
     plan, engine = sweep.plan(), engine_version()
     started, clock = datetime.datetime.now(datetime.UTC), time.perf_counter()
     done = store.prepare(fresh=fresh)

@@ -26,6 +26,7 @@ Examples
 >>> store.save(3, 0, 0, 100, {chunk_path("sums", 3, 0): b"..."})
 >>> sorted(store.finished())
 [(3, 0)]
+>>> store.release()
 """
 
 from __future__ import annotations
@@ -35,10 +36,15 @@ import json
 import os
 import shutil
 from pathlib import Path
+
+try:
+    import fcntl
+except ImportError:  # not on Windows: two sweeps into one folder are not prevented there
+    fcntl = None
 from typing import Any
 
 OWNED = ("metadata.json", "sweep.toml", "manifest.jsonl", "sums", "hands", "summary.parquet",
-         "summary.csv", "report.md")
+         "summary.csv", "report.md", ".lock")
 """Every entry a sweep writes in its folder (``--fresh`` removes these and nothing else)."""
 
 
@@ -93,20 +99,25 @@ class Store:
         self.metadata_path = self.root / "metadata.json"
 
     # ------------------------------------------------------------------ before anything runs
-    def check(self, plan: dict, engine: dict, *, fresh: bool) -> None:
+    def check(self, plan: dict, engine: dict, *, fresh: bool) -> bool:
         """Refuse a folder that is not a sweep's, or (unless ``fresh``) that holds another sweep
-        or chunks of another engine build. Writes nothing."""
+        or chunks of another engine build. Writes nothing; returns whether the run must start
+        afresh (``fresh``, or a folder of this package without metadata, such as one whose first
+        run was killed before writing it)."""
         if self.root.exists() and not self.root.is_dir():
             raise ValueError(f"The value for `--out` must be a folder, but {str(self.root)!r} "
                              "is a file.")
-        if not self.root.exists() or not any(self.root.iterdir()):
-            return
+        names = {p.name for p in self.root.iterdir()} if self.root.exists() else set()
+        if not names - {".lock"}:
+            return fresh
         if not self.metadata_path.exists():
+            if names <= set(OWNED):
+                return True
             raise ValueError(f"The value for `--out` must be a new or empty folder, or one a sweep "
                              f"wrote (with metadata.json), but {str(self.root)!r} holds other "
                              "files.")
         if fresh:
-            return
+            return True
         old = self.read_metadata()
         diff = _first_difference(old.get("plan"), plan)
         if diff:
@@ -117,25 +128,52 @@ class Store:
             raise ValueError(f"The output folder {str(self.root)!r} holds chunks played by "
                              f"another build of the engine ({_first_difference(old.get('engine'), engine)}): "
                              "pass --fresh to replace its results, or choose another --out.")
+        return False
 
     # ------------------------------------------------------------------ writing
     def prepare(self, *, fresh: bool) -> dict[tuple[int, int], dict]:
-        """Create the folder; with ``fresh`` remove what an earlier sweep wrote there. Leftover
-        temporary files are removed and the manifest is rewritten with its finished chunks only,
-        which are returned (as :meth:`finished`)."""
-        if fresh and self.root.exists():
+        """Create the folder and lock it for this process (until it ends); with ``fresh`` remove
+        what an earlier sweep wrote there. Leftover temporary files are removed and the manifest
+        is rewritten with its finished chunks only, which are returned (as :meth:`finished`).
+
+        Raises ``ValueError`` when another process holds the folder."""
+        self.root.mkdir(parents=True, exist_ok=True)
+        self._lock()
+        if fresh:
             for name in OWNED:
+                if name == ".lock":
+                    continue
                 entry = self.root / name
                 if entry.is_dir():
                     shutil.rmtree(entry)
                 elif entry.exists():
                     entry.unlink()
-        self.root.mkdir(parents=True, exist_ok=True)
         for tmp in self.root.rglob(".*.tmp-*"):
             tmp.unlink()
         done = self.finished()
         write_atomic(self.manifest, "".join(json.dumps(e) + "\n" for e in done.values()).encode())
         return done
+
+    def _lock(self) -> None:
+        """Hold an exclusive lock on ``.lock`` while this process lives (the system drops it when
+        the process ends, however it ends)."""
+        if fcntl is None or getattr(self, "_lock_file", None) is not None:
+            return
+        handle = open(self.root / ".lock", "a+")  # noqa: SIM115 (held open on purpose)
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            handle.close()
+            raise ValueError(f"The output folder {str(self.root)!r} is in use by another sweep "
+                             "that is still running: wait for it, or choose another --out.") from None
+        self._lock_file = handle
+
+    def release(self) -> None:
+        """Drop the lock taken by :meth:`prepare`."""
+        handle = getattr(self, "_lock_file", None)
+        if handle is not None:
+            handle.close()
+            self._lock_file = None
 
     def save(self, cell: int, index: int, start: int, n: int, files: dict[str, bytes]) -> None:
         """Write a finished chunk's files atomically, then record the chunk in the manifest."""
