@@ -35,7 +35,7 @@ class _Parser(argparse.ArgumentParser):
 
 
 def _parser(prog: str) -> argparse.ArgumentParser:
-    p = _Parser(prog=prog, description=__doc__,
+    p = _Parser(prog=prog, description=__doc__.replace("``", ""),
                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("sweep", nargs="?", type=Path, metavar="SWEEP.toml",
                    help="the sweep file (schema: README, 'Batch sweeps'); default: the built-in "

@@ -62,15 +62,21 @@ def wilson(successes: float, n: int, z: float = Z95) -> tuple[float, float]:
 def encode_hands(frame: pd.DataFrame) -> bytes:
     """One chunk's hand records as Parquet bytes.
 
-    The integer columns are byte-stream-split and zstd-compressed (about 8 bytes a hand at 4
-    players), the hand index delta-encoded, the two categorical columns dictionary-encoded.
+    Every column is declared non-null (records have no missing values, and the writer then skips
+    definition levels); the integer columns are byte-stream-split and zstd-compressed (about 8
+    bytes a hand at 4 players), the hand index delta-encoded and the only column with statistics,
+    the two categorical columns dictionary-encoded. Together these take a third of the time of
+    pyarrow's defaults, which matters: a rows sweep encodes every hand it plays.
     """
     table = pa.Table.from_pandas(frame, preserve_index=False)
+    schema = pa.schema([f.with_nullable(False) for f in table.schema],
+                       metadata=table.schema.metadata)
     encoding = {c: "BYTE_STREAM_SPLIT" for c in table.column_names if c not in _CATEGORIES}
     encoding["hand"] = "DELTA_BINARY_PACKED"
     sink = io.BytesIO()
-    pq.write_table(table, sink, compression="zstd", compression_level=1,
-                   use_dictionary=list(_CATEGORIES), column_encoding=encoding)
+    pq.write_table(table.cast(schema), sink, compression="zstd", compression_level=1,
+                   use_dictionary=list(_CATEGORIES), column_encoding=encoding,
+                   write_statistics=["hand"])
     return sink.getvalue()
 
 
