@@ -132,14 +132,17 @@ class Summary:
             x = df[name].to_numpy().astype(np.float64)
             values[name] = x.sum()
             values[f"{name}_sq"] = (x * x).sum()
-        for k in range(p):
-            for prefix, ids in (("side", win), ("rel", rel)):
-                hit = ids == k
-                values[f"{prefix}_wins_{k}"] = float(hit.sum())
-                values[f"{prefix}_points_{k}"] = pts[hit].sum()
-                values[f"{prefix}_points_sq_{k}"] = (pts[hit] ** 2).sum()
+        decided = win >= 0
+        for prefix, ids in (("side", win[decided]), ("rel", rel[decided])):
+            # one pass per sum over the decided hands instead of one mask per side
+            for suffix, weights in (("wins", None), ("points", pts[decided]),
+                                    ("points_sq", pts[decided] ** 2)):
+                per_side = np.bincount(ids, weights=weights, minlength=p)
+                for k in range(p):
+                    values[f"{prefix}_{suffix}_{k}"] = float(per_side[k])
+        opened = np.bincount(opener, minlength=p)
         for s in range(p):
-            values[f"seat_opened_{s}"] = float((opener == s).sum())
-            values[f"seat_stitch_ups_{s}"] = float(df[f"stitch_ups_{s}"].sum())
-            values[f"seat_pips_{s}"] = float(df[f"pips_{s}"].sum())
+            values[f"seat_opened_{s}"] = float(opened[s])
+            values[f"seat_stitch_ups_{s}"] = float(df[f"stitch_ups_{s}"].to_numpy().sum(dtype=np.int64))
+            values[f"seat_pips_{s}"] = float(df[f"pips_{s}"].to_numpy().sum(dtype=np.int64))
         return cls(rules, np.array([values[f] for f in summary_fields(p)], dtype=np.float64))
