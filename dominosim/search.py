@@ -122,7 +122,7 @@ class SearchStrategy:
 
         rules = view.rules
         ss = self._arrays(rules)
-        pos = position_arrays(view, ss[0], self.omniscient)
+        pos = position_arrays(view, log_buffer(ss), self.omniscient)
         n = len(moves)
         move_tile = np.zeros(2 * rules.n_tiles, dtype=np.int64)
         move_suit = np.zeros(2 * rules.n_tiles, dtype=np.int64)
@@ -136,6 +136,16 @@ class SearchStrategy:
         if k < 0:
             raise RuntimeError(search_error(rules, k))
         return moves[k]
+
+
+def log_buffer(buffers: tuple) -> np.ndarray:
+    """The public log inside search buffers, as a numpy view (see
+    :func:`dominosim.fast.search.public_log`; numba would hand back the whole buffer)."""
+    from .fast.search import D_EVENTS, N_DIMS
+
+    ibuf = buffers[0]
+    e = max(int(ibuf[D_EVENTS]), 1)
+    return ibuf[N_DIMS:N_DIMS + 3 * e].reshape(e, 3)
 
 
 def position_arrays(view: SeatView, pub: np.ndarray, omniscient: bool = False) -> tuple:

@@ -22,7 +22,14 @@ from dominosim.fast.rng import seat_key
 from dominosim.game import GameState
 from dominosim.rng import Stream, hand_key
 from dominosim.sampler import DealSampler
-from dominosim.search import ISMCTS, MonteCarlo, SearchStrategy, position_arrays, table_states
+from dominosim.search import (
+    ISMCTS,
+    MonteCarlo,
+    SearchStrategy,
+    log_buffer,
+    position_arrays,
+    table_states,
+)
 from dominosim.strategies import view_of
 from dominosim.tiles import tile_id, tile_of
 
@@ -104,6 +111,30 @@ def test_compiled_sampler_distribution_matches_brute_force(rules, uneven):
     observed = [seen[key] for key in keys]
     expected = [n * found[key] / total for key in keys]
     assert chisquare(observed, expected).pvalue > 0.001
+
+
+@numba.njit(_nrt=False)  # as the kernels: views made without the runtime are not freed by it
+def _view_sizes(buffers):
+    """Sizes of the views by kind (int64, uint64, float64, bool), and the tree's shape."""
+    v = fs.search_views(buffers)
+    s = v[16]
+    ints = (v[0].size + v[2].size + v[3].size + v[5].size + v[6].size + v[8].size + v[9].size
+            + v[10].size + v[13].size + v[14].size + s[0].size + s[1].size + s[2].size
+            + s[3].size + s[5].size + s[6].size + s[7].size + s[9].size)
+    uints = v[1].size + v[4].size + v[11].size
+    floats = v[12].size + v[15].size + s[8].size
+    bools = v[7].size + s[4].size
+    return ints, uints, floats, bools, v[14].shape[1], v[0].shape[0]
+
+
+def test_search_views_cut_the_buffers_exactly():
+    for t, p, e, nodes, states in ((28, 4, 200, 1001, 1 << 20), (136, 10, 2000, 1, 5),
+                                   (6, 2, 0, 0, 0)):
+        buffers = fs.make_search_scratch(t, p, e, nodes, states)
+        ints, uints, floats, bools, tree, log = _view_sizes(buffers)
+        assert (ints + fs.N_DIMS, uints, floats, bools) == tuple(b.size for b in buffers)
+        assert tree == max(nodes, 1) and log == max(e if nodes else 0, 1)
+        assert log_buffer(buffers).shape == (log, 3)
 
 
 def test_compiled_sampler_block_hands_lack_knocked_suits():
@@ -297,7 +328,7 @@ def test_honest_search_ignores_the_hidden_tiles():
     suits[:len(moves)] = [mv.suit for mv in moves]
     picks = []
     for with_hidden in (False, True):  # the arrays hold the true hands and boneyard, or not
-        pos = position_arrays(view, ss[0], omniscient=with_hidden)
+        pos = position_arrays(view, log_buffer(ss), omniscient=with_hidden)
         assert (pos[0].sum() > 0) and (pos[9].any() == with_hidden)
         rng = np.array([77], dtype=np.uint64)
         picks.append((fs.decide(rp, 0, False, 20, seat, len(moves), tiles, suits, *pos, ss, rng),

@@ -70,7 +70,7 @@ from .plugin import (
     call_plugin,
 )
 from .rng import below, deal_key, seat_key, shuffle
-from .search import decide, make_search_scratch
+from .search import decide, make_search_scratch, public_log
 
 STRATEGY_IDS = {name: i for i, name in enumerate(BUILTINS)}
 S_RANDOM, S_BULLY, S_DOUBLES = STRATEGY_IDS["random"], STRATEGY_IDS["bully"], STRATEGY_IDS["doubles"]
@@ -329,6 +329,23 @@ def _log(log, n_log, kind, seat, tile, suit, index, stitch, ends, n_ends, log_en
     return n_log + 1
 
 
+@jit_kernel
+def search_move(rp, code, seat, psm, n, scratch, n_ends, n_empty, suit_mask, opening_suit,
+                bone_pos, n_pub):
+    """Ask the search strategy of ``code`` (id and budget) at ``seat``: its move's index among
+    the moves it writes into the scratch's move arrays, or a negative status. Kept out of
+    :func:`play_hand` so that its large call does not weigh on the turn loop."""
+    (perm, hands, counts, _, ends, arms, suit_count, move_tile, move_suit, seat_rng, _, _, _, _,
+     _, search) = scratch
+    sid = code & 255
+    fill_moves(hands, seat, psm, move_tile, move_suit)
+    return decide(rp, 1 if sid == S_ISMCTS or sid == S_ISMCTS_OMNI else 0,
+                  sid == S_MC_OMNI or sid == S_ISMCTS_OMNI, code >> CODE_BITS, seat, n,
+                  move_tile, move_suit, hands, counts, ends, arms, suit_count, n_ends, n_empty,
+                  suit_mask, opening_suit, perm[bone_pos:], rp[R_TILES] - bone_pos, n_pub,
+                  search, seat_rng[seat:seat + 1])
+
+
 @jit_helper
 def _pub(pub, n_pub, keep, kind, seat, x):
     """Append an event to the public log that search strategies read (when one plays)."""
@@ -348,7 +365,7 @@ def play_hand(rp, strategies, base, out, scratch, log, log_ends):
     """
     (perm, hands, counts, pips, ends, arms, suit_count, move_tile, move_suit, seat_rng, deal_rng,
      stitch, lacks, played, view, search) = scratch
-    pub = search[0]
+    pub = public_log(search)
     keep_pub = rp[R_SEARCH_NODES] > 0
     players, t = rp[R_PLAYERS], rp[R_TILES]
     redeals = deal_hand(rp, base, perm, hands, counts, pips, deal_rng)
@@ -442,13 +459,8 @@ def play_hand(rp, strategies, base, out, scratch, log, log_ends):
         if n > 0:
             code = strategies[seat] & 255
             if code >= S_MC and code <= S_ISMCTS_OMNI and n > 1:
-                fill_moves(hands, seat, psm, move_tile, move_suit)
-                k = decide(rp, 1 if code == S_ISMCTS or code == S_ISMCTS_OMNI else 0,
-                           code == S_MC_OMNI or code == S_ISMCTS_OMNI,
-                           strategies[seat] >> CODE_BITS, seat, n, move_tile, move_suit, hands,
-                           counts, ends, arms, suit_count, n_ends, n_empty, suit_mask,
-                           opening_suit, perm[bone_pos:], t - bone_pos, n_pub, search,
-                           seat_rng[seat:seat + 1])
+                k = search_move(rp, strategies[seat], seat, psm, n, scratch, n_ends, n_empty,
+                                suit_mask, opening_suit, bone_pos, n_pub)
                 if k < 0:
                     return ERR_SEARCH_STATES if k == -1 else ERR_SEARCH_DEAL, redeals
                 tile, suit = move_tile[k], move_suit[k]

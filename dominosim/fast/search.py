@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .consistent import draw_deal, make_sampler_scratch, prepare
+from .consistent import draw_deal, prepare
 from .jit import jit, jit_helper, jit_kernel
 from .model import (
     DRAW_NONE,
@@ -69,30 +69,87 @@ SEARCH_NO_DEAL = -2
 _STREAM = np.uint64(0x9E3779B97F4A7C15)
 
 
+D_T, D_P, D_EVENTS, D_NODES, D_STATES = range(5)
+N_DIMS = 8
+
+
+@jit
+def search_sizes(t, p, n_events, nodes, states):
+    """Lengths of the four flat buffers of :func:`make_search_scratch` (int64, uint64, float64,
+    bool), in the order :func:`search_views` cuts them."""
+    e, nn, cap, slots = max(n_events, 1), max(nodes, 1), max(states, 1), p + t
+    w = (t + 63) // 64
+    ints = (N_DIMS + 3 * e + 2 * p + t + 2 * p + MAX_ENDS + 16 + 2 * N_G + 4 * t + 8 * nn
+            + 16 + 4 * slots + 4 * (n_events + p) + 3 * t + 4 * slots + t * (slots + 1) + cap
+            + t + 2)
+    return ints, 2 * p * w + p + 1, 2 * t + nn + cap, MAX_ENDS + t * slots
+
+
 @jit
 def make_search_scratch(t, p, n_events, nodes, states):
-    """The arrays a search works in (allocated once per block of hands; tiny when ``nodes`` is 0,
-    that is when no seat searches)."""
+    """The flat buffers a search works in (allocated once per block of hands; tiny when ``nodes``
+    is 0, that is when no seat searches). Few arrays, because the hand kernel passes them on for
+    every hand: :func:`search_views` cuts them into the arrays a decision uses."""
+    if nodes == 0:
+        n_events, states = 0, 0
+    ints, uints, floats, bools = search_sizes(t, p, n_events, nodes, states)
+    ibuf = np.zeros(ints, np.int64)
+    ibuf[D_T], ibuf[D_P], ibuf[D_EVENTS], ibuf[D_NODES], ibuf[D_STATES] = \
+        t, p, n_events, nodes, states
+    return ibuf, np.zeros(uints, np.uint64), np.zeros(floats, np.float64), np.zeros(bools, np.bool_)
+
+
+@jit_helper
+def _cut(buf, at, rows, cols):
+    return buf[at:at + rows * cols].reshape((rows, cols)), at + rows * cols
+
+
+@jit_helper
+def public_log(buffers):
+    """The public log inside the search buffers (rows ``(kind, seat, x)``)."""
+    ibuf = buffers[0]
+    e = max(ibuf[D_EVENTS], 1)
+    return ibuf[N_DIMS:N_DIMS + 3 * e].reshape((e, 3))
+
+
+@jit_kernel
+def search_views(buffers):
+    """The arrays of a decision, as views into the buffers of :func:`make_search_scratch`."""
+    ibuf, ubuf, fbuf, bbuf = buffers
+    t, p, n_events = ibuf[D_T], ibuf[D_P], ibuf[D_EVENTS]
+    nn, cap, slots = max(ibuf[D_NODES], 1), max(ibuf[D_STATES], 1), p + t
     w = (t + 63) // 64
-    return (
-        np.zeros((max(n_events, 1), 3), np.int64),  # the public log
-        np.zeros((p, w), np.uint64),  # the determinization: hands
-        np.zeros((2, p), np.int64),  # its tile counts and pips
-        np.zeros(t, np.int64),  # its boneyard, in draw order
-        np.zeros((p, w), np.uint64),  # the position being played: hands
-        np.zeros((2, p), np.int64),  # its counts and pips
-        np.zeros(MAX_ENDS, np.int64),  # its ends
-        np.zeros(MAX_ENDS, np.bool_),  # its unfilled arms
-        np.zeros(16, np.int64),  # its open ends by suit
-        np.zeros(N_G, np.int64),  # its scalars (G_*)
-        np.zeros(N_G, np.int64),  # the root's scalars
-        np.zeros(p + 1, np.uint64),  # streams: one per seat for playouts, then the sampler's
-        np.zeros(2 * t, np.float64),  # mc: reward sums by root move
-        np.zeros((2, 2 * t), np.int64),  # a list of moves: tiles, suits
-        np.zeros((8, max(nodes, 1)), np.int64),  # ismcts: the tree (N_*)
-        np.zeros(max(nodes, 1), np.float64),  # ismcts: reward sums by node
-        make_sampler_scratch(t, p, n_events, states if nodes > 0 else 0),
-    )
+    i, u, f = N_DIMS, 0, 0
+    pub, i = _cut(ibuf, i, max(n_events, 1), 3)
+    d_hands, u = _cut(ubuf, u, p, w)
+    d_cp, i = _cut(ibuf, i, 2, p)
+    bone, i = _cut(ibuf, i, 1, t)
+    w_hands, u = _cut(ubuf, u, p, w)
+    w_cp, i = _cut(ibuf, i, 2, p)
+    w_ends, i = _cut(ibuf, i, 1, MAX_ENDS)
+    w_arms = bbuf[:MAX_ENDS]
+    w_suit, i = _cut(ibuf, i, 1, 16)
+    g, i = _cut(ibuf, i, 1, N_G)
+    root_g, i = _cut(ibuf, i, 1, N_G)
+    rng = ubuf[u:u + p + 1]
+    totals, f = _cut(fbuf, f, 1, 2 * t)
+    moves, i = _cut(ibuf, i, 2, 2 * t)
+    tree, i = _cut(ibuf, i, 8, nn)
+    value, f = _cut(fbuf, f, 1, nn)
+    info, i = _cut(ibuf, i, 1, 16)
+    slot_arr, i = _cut(ibuf, i, 4, slots)
+    cons, i = _cut(ibuf, i, 4, n_events + p)
+    items, i = _cut(ibuf, i, 3, t)
+    allowed = bbuf[MAX_ENDS:MAX_ENDS + t * slots].reshape((t, slots))
+    places, i = _cut(ibuf, i, 4, slots)
+    options, i = _cut(ibuf, i, t, slots + 1)
+    codes, i = _cut(ibuf, i, 1, cap)
+    weights, f = _cut(fbuf, f, 1, cap)
+    starts, i = _cut(ibuf, i, 1, t + 2)
+    sampler = (info[0], slot_arr, cons, items, allowed, places, options, codes[0], weights[0],
+               starts[0])
+    return (pub, d_hands, d_cp, bone[0], w_hands, w_cp, w_ends[0], w_arms, w_suit[0], g[0],
+            root_g[0], rng, totals[0], moves, tree, value[0], sampler)
 
 
 # ---------------------------------------------------------------- the game loop of a playout
@@ -341,15 +398,16 @@ def ismcts_decide(rp, me, omniscient, budget, n, move_tile, move_suit, hands, en
 # ---------------------------------------------------------------- the entry point
 @jit_kernel
 def decide(rp, kind, omniscient, budget, me, n, move_tile, move_suit, hands, counts, ends, arms,
-           suit_count, n_ends, n_empty, suit_mask, open_suit, bone_tiles, bone_n, n_pub, ss,
+           suit_count, n_ends, n_empty, suit_mask, open_suit, bone_tiles, bone_n, n_pub, buffers,
            seat_rng):
     """The move of a search strategy for seat ``me`` among its ``n >= 2`` moves (in canonical
     order in ``move_tile``/``move_suit``); returns its index or a negative status.
 
     ``hands``: read only at row ``me`` unless ``omniscient``; ``bone_tiles[:bone_n]``: the sleeping
-    tiles, read only if ``omniscient``; the public log is ``ss[0][:n_pub]``. One number is drawn
-    from ``seat_rng[0]``.
+    tiles, read only if ``omniscient``; ``buffers``: from :func:`make_search_scratch`, the public
+    log in its first ``n_pub`` rows (:func:`public_log`). One number is drawn from ``seat_rng[0]``.
     """
+    ss = search_views(buffers)
     seed = next64(seat_rng, 0)
     root_g = ss[10]
     root_g[G_N_ENDS], root_g[G_N_EMPTY], root_g[G_SUIT_MASK] = n_ends, n_empty, suit_mask
