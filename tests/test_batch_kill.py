@@ -15,7 +15,7 @@ from dominosim.batch import load_sweep, run_sweep
 
 SWEEP = """\
 seed = 21
-hands = 50_000
+hands = 40_000
 chunk_size = 2_000
 keep = "rows"
 [rules]
@@ -62,15 +62,14 @@ def test_batch_sigkill_mid_run_then_resume_equals_clean_run(tmp_path):
     clean = _files(run_sweep(sweep, tmp_path / "clean", quiet=True).out)
     out = tmp_path / "killed"
     seen = []
-    # killed as soon as the folder exists (before or while the first chunk plays), right after a
-    # few chunks, and at an instant unrelated to chunk boundaries
+    # killed as soon as the folder exists (before or while the first chunk plays), then at an
+    # instant unrelated to chunk boundaries once a few chunks are finished
     for ready in (lambda: (out / "metadata.json").exists(),
-                  lambda: _finished(out) >= seen[-1] + 3,
-                  lambda: _finished(out) > seen[-1] and (time.sleep(0.037) or True)):
+                  lambda: _finished(out) >= seen[-1] + 3 and (time.sleep(0.037) or True)):
         _kill_when(_start(path, out), ready)
         seen.append(_finished(out))
         assert not (out / "summary.csv").exists()
-    assert seen[1] >= 3 and seen[1] < seen[2] < total, seen
+    assert seen[0] < seen[1] < total, seen
     resumed = _start(path, out)
     assert resumed.wait(timeout=120) == 0, resumed.stderr.read().decode()
     resumed.stderr.close()
