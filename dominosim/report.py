@@ -49,8 +49,19 @@ SEED = 2026
 PARTS = ("sweep", "block_vs_draw", "strategies")
 
 
-def _fmt(value: float, low: float, high: float, digits: int = 4) -> str:
-    return f"{value:+.{digits}f} [{low:+.{digits}f}, {high:+.{digits}f}]"
+def _fmt(value: float, low: float, high: float, digits: int = 4, signed: bool = True) -> str:
+    """An estimate and its interval, with signs for differences (``signed``), without for rates."""
+    sign = "+" if signed else ""
+    return f"{value:{sign}.{digits}f} [{low:{sign}.{digits}f}, {high:{sign}.{digits}f}]"
+
+
+def _cells(cells: pd.DataFrame, column: str, estimate: str, digits: int, signed: bool) -> dict:
+    """The identifying columns of the sweep's cells and one estimate with its interval."""
+    return {"variant": cells["preset"], "players": cells["players"],
+            "strategies": cells["strategies"], "hands": cells["hands"],
+            column: [_fmt(getattr(r, estimate), getattr(r, f"{estimate}_low"),
+                          getattr(r, f"{estimate}_high"), digits, signed)
+                     for r in cells.itertuples()]}
 
 
 def _save(ax, path: Path) -> None:
@@ -146,13 +157,8 @@ def render_sweep(data: Path, out: Path) -> None:
     _slant(ax)
     _save(ax, out / "opener_advantage.png")
     table = pd.DataFrame({
-        "variant": cells["preset"], "players": cells["players"], "strategies": cells["strategies"],
-        "hands": cells["hands"],
-        "opener's advantage [95% CI]": [_fmt(r.opener_advantage, r.opener_advantage_low,
-                                             r.opener_advantage_high)
-                                        for r in cells.itertuples()],
-        "blocked [95% CI]": [_fmt(r.blocked, r.blocked_low, r.blocked_high, 3).replace("+", "")
-                             for r in cells.itertuples()]})
+        **_cells(cells, "opener's advantage [95% CI]", "opener_advantage", 4, True),
+        "blocked [95% CI]": _cells(cells, "b", "blocked", 3, False)["b"]})
     (out / "opener_advantage.md").write_text(
         "# The opener's advantage in every preset and player count\n\n"
         "The share of hands the opener's side wins, less its fair share of the decided hands "
@@ -166,11 +172,7 @@ def render_sweep(data: Path, out: Path) -> None:
                           title="Stitch-ups per hand by variant (95% intervals)")
     _slant(ax)
     _save(ax, out / "stitch_ups.png")
-    table = pd.DataFrame({
-        "variant": cells["preset"], "players": cells["players"], "strategies": cells["strategies"],
-        "hands": cells["hands"],
-        "stitch-ups per hand [95% CI]": [_fmt(r.stitch_ups, r.stitch_ups_low, r.stitch_ups_high,
-                                              3).replace("+", "") for r in cells.itertuples()]})
+    table = pd.DataFrame(_cells(cells, "stitch-ups per hand [95% CI]", "stitch_ups", 3, False))
     (out / "stitch_ups.md").write_text(
         "# Stitch-ups by variant\n\n"
         "A stitch-up: after a play, two or more open ends all show one suit. Stitch-ups per hand "
@@ -200,8 +202,8 @@ def render_block_vs_draw(data: Path, out: Path) -> None:
         "counts entropy, last (bits)": [f"{x:.1f}" for x in table["counts_entropy_last"]],
         "value of information [95% CI]": [_fmt(r.voi, r.voi_ci_low, r.voi_ci_high, 3)
                                           for r in table.itertuples()],
-        "share of luck [95% CI]": [_fmt(r.luck_share, r.luck_ci_low, r.luck_ci_high, 3)
-                                   .replace("+", "") for r in table.itertuples()]})
+        "share of luck [95% CI]": [_fmt(r.luck_share, r.luck_ci_low, r.luck_ci_high, 3, False)
+                                   for r in table.itertuples()]})
     hands = int(table["hands"].iloc[0])
     (out / "block_vs_draw.md").write_text(
         "# Block against Draw: does the Draw game let players deduce more?\n\n"
@@ -281,8 +283,8 @@ def render_strategies(data: Path, out: Path) -> None:
                   f"![{game}](strategies_{name}.png)", "", markdown_table(rows), ""]
     rows = pd.DataFrame({
         "game": search["game"], "A": search["a"], "B": search["b"], "deals": search["deals"],
-        "A's win rate [95% CI]": [_fmt(r.win_rate_a, r.win_rate_a_low, r.win_rate_a_high, 3)
-                                  .replace("+", "") for r in search.itertuples()],
+        "A's win rate [95% CI]": [_fmt(r.win_rate_a, r.win_rate_a_low, r.win_rate_a_high, 3,
+                                       False) for r in search.itertuples()],
         "edge A - B [95% CI]": [_fmt(r.win_rate_diff, r.win_rate_diff_low, r.win_rate_diff_high,
                                      3) for r in search.itertuples()],
         "points edge [95% CI]": [_fmt(r.points_diff, r.points_diff_low, r.points_diff_high, 2)
