@@ -133,7 +133,7 @@ def _run(sweep: Sweep, store: Store, fresh: bool, jobs: int | None, client: Any,
         f"({len(done)} finished earlier), {sweep.total_hands:,} hands, into {store.root}")
     if todo:
         # load (the first time on a machine: compile) the engine before the clock of progress
-        log("loading the compiled engine (the first run on a machine compiles it, about 40 s)")
+        log("loading the compiled engine (the first run on a machine compiles it, about two minutes)")
         warm = dataclasses.replace(todo[0], n=1)
         if client is not None:
             client.run(play, warm, 1)

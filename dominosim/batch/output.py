@@ -33,6 +33,7 @@ import pyarrow as pa
 import pyarrow.dataset as pds
 import pyarrow.parquet as pq
 
+from ..analysis import wilson_interval
 from ..summary import Summary, summary_fields
 
 Z95 = 1.959963984540054
@@ -42,20 +43,6 @@ _CATEGORIES = ("opening_tile", "end")
 ENGINE_SOURCES = ("fast/*.py", "tiles.py", "rng.py", "rules.py", "records.py", "summary.py",
                   "strategies.py")
 """The sources that decide a hand's record: their digest is the engine version of a sweep."""
-
-
-def wilson(successes: float, n: int, z: float = Z95) -> tuple[float, float]:
-    """The Wilson score interval of a proportion (95% by default).
-
-    >>> [round(x, 4) for x in wilson(50, 100)]
-    [0.4038, 0.5962]
-    """
-    if n == 0:
-        return math.nan, math.nan
-    p = successes / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return centre - half, centre + half
 
 
 # ---------------------------------------------------------------------------- chunk files
@@ -153,7 +140,7 @@ def summary_row(s: Summary) -> dict[str, float]:
     for name, key in (("opener_wins", "opener_side_wins"), ("blocked", "blocked"),
                       ("ties", "ties")):
         row[name] = s.rate(key)
-        row[f"{name}_low"], row[f"{name}_high"] = wilson(s[key], n)
+        row[f"{name}_low"], row[f"{name}_high"] = wilson_interval(s[key], n)
     # per hand: 1[opener's side wins] + 1[tie] / S - 1 / S; the two events exclude each other
     p, t = row["opener_wins"], row["ties"]
     advantage = p - (1 - t) / sides
@@ -168,7 +155,7 @@ def summary_row(s: Summary) -> dict[str, float]:
         _with_interval(row, name, *s.mean(name))
     for k in range(sides):
         row[f"side{k}_wins"] = s[f"side_wins_{k}"] / n
-        row[f"side{k}_wins_low"], row[f"side{k}_wins_high"] = wilson(s[f"side_wins_{k}"], n)
+        row[f"side{k}_wins_low"], row[f"side{k}_wins_high"] = wilson_interval(s[f"side_wins_{k}"], n)
     return row
 
 
