@@ -126,8 +126,7 @@ def simulate(rules: Rules, strategies: Any, n_hands: int, seed: int = 0, *,
         return Summary.from_frame(rules, df) if keep == "summary" else df
     from .fast import engine as fast
 
-    ids = fast.strategy_ids(rules, strategies)
-    plugin = fast.plugin_addresses(rules, strategies)
+    run = fast.prepare(rules, strategies)
     summary = Summary.empty(rules)
     dtypes = column_dtypes(rules.players)
     # rows go straight into their final columns: no list of chunks, no concatenation
@@ -137,10 +136,9 @@ def simulate(rules: Rules, strategies: Any, n_hands: int, seed: int = 0, *,
         for lo in range(start, start + n_hands, chunk_size):
             n = min(chunk_size, start + n_hands - lo)
             if keep == "summary":
-                summary = summary + Summary(rules, fast.play_summary(rules, ids, seed, lo, n,
-                                                                     n_jobs, plugin))
+                summary = summary + Summary(rules, fast.play_summary(run, seed, lo, n, n_jobs))
             else:
-                rows, redeals = fast.play_rows(rules, ids, seed, lo, n, n_jobs, plugin)
+                rows, redeals = fast.play_rows(run, seed, lo, n, n_jobs)
                 for c, values in fast.rows_to_columns(rules, rows, redeals, lo).items():
                     columns[c][lo - start:lo - start + n] = values
             bar.update(n)
@@ -183,8 +181,7 @@ def replay(rules: Rules, strategies: Any, seed: int, hand: int, *,
     if engine == "fast":
         from .fast import engine as fast
 
-        return fast.replay_log(rules, fast.strategy_ids(rules, strategies), seed, hand,
-                               fast.plugin_addresses(rules, strategies))
+        return fast.replay_log(fast.prepare(rules, strategies, events=True), seed, hand)
     return play_hand(rules, strategies, seed=seed, hand=hand)
 
 

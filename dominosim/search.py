@@ -107,51 +107,56 @@ class SearchStrategy:
 
     def _arrays(self, rules: Rules) -> tuple:
         if rules not in self._scratch:
-            from .fast.model import max_events
+            from .fast.engine import max_events
             from .fast.search import make_search_scratch
 
-            self._scratch[rules] = make_search_scratch(
-                rules.n_tiles, rules.players, max_events(rules), self.nodes, table_states(rules))
+            self._scratch[rules] = (
+                make_search_scratch(rules.n_tiles, rules.players, max_events(rules), self.nodes,
+                                    table_states(rules)),
+                np.zeros((max_events(rules), 3), dtype=np.int64))
         return self._scratch[rules]
 
     def choose(self, view: SeatView, moves: Sequence[Move], rng: Stream) -> Move:
         if moves[0].suit < 0:  # the lead under opening='any'
             return max(moves, key=heaviest_move)
-        from .fast.model import rule_params
+        from .fast.params import rule_params
         from .fast.search import decide
+        from .fast.shape import Shape
 
         rules = view.rules
-        ss = self._arrays(rules)
-        pos = position_arrays(view, log_buffer(ss), self.omniscient)
+        ss, pub = self._arrays(rules)
+        board, n_pub = position_board(view, pub, self.omniscient)
         n = len(moves)
-        move_tile = np.zeros(2 * rules.n_tiles, dtype=np.int64)
-        move_suit = np.zeros(2 * rules.n_tiles, dtype=np.int64)
-        move_tile[:n] = [tile_id(m.tile) for m in moves]
-        move_suit[:n] = [m.suit for m in moves]
+        move_arr = np.zeros((2, 2 * rules.n_tiles), dtype=np.int64)
+        move_arr[0, :n] = [tile_id(m.tile) for m in moves]
+        move_arr[1, :n] = [m.suit for m in moves]
         state = np.array([rng._state], dtype=np.uint64)
-        rp = rule_params(rules, search_nodes=self.nodes, search_states=table_states(rules))
-        k = int(decide(rp, KINDS[self.kind], self.omniscient, self.budget, view.seat, n,
-                       move_tile, move_suit, *pos, ss, state))
+        k = int(decide(Shape.of(rules).core, rule_params(rules), self.kind == "ismcts",
+                       self.omniscient, self.budget, view.seat, n, move_arr, board, pub, n_pub, ss,
+                       state))
         rng._state = int(state[0])
         if k < 0:
             raise RuntimeError(search_error(rules, k))
         return moves[k]
 
 
-def log_buffer(buffers: tuple) -> np.ndarray:
-    """The public log inside search buffers, as a numpy view (see
-    :func:`dominosim.fast.search.public_log`; numba would hand back the whole buffer)."""
-    from .fast.search import D_EVENTS, N_DIMS
+def position_board(view: SeatView, pub: np.ndarray, omniscient: bool = False) -> tuple:
+    """The position as the compiled search reads it: a :class:`~dominosim.fast.board.Board` and
+    the length of the public log written into ``pub``. Only an ``omniscient`` view's hidden hands
+    and boneyard are filled in."""
+    from .fast.board import (
+        AT_FIELDS,
+        BONE_END,
+        N_EMPTY,
+        N_ENDS,
+        N_SUITS,
+        OPEN_SUIT,
+        OUT,
+        SEAT,
+        SUIT_MASK,
+        Board,
+    )
 
-    ibuf = buffers[0]
-    e = max(int(ibuf[D_EVENTS]), 1)
-    return ibuf[N_DIMS:N_DIMS + 3 * e].reshape(e, 3)
-
-
-def position_arrays(view: SeatView, pub: np.ndarray, omniscient: bool = False) -> tuple:
-    """The position as the compiled search reads it (the arguments of
-    :func:`dominosim.fast.search.decide` from ``hands`` to ``n_pub``); the public log goes into
-    ``pub``. Only an ``omniscient`` view's hidden hands are used."""
     rules = view.rules
     p, t = rules.players, rules.n_tiles
     hands = np.zeros((p, (t + 63) // 64), dtype=np.uint64)
@@ -164,16 +169,20 @@ def position_arrays(view: SeatView, pub: np.ndarray, omniscient: bool = False) -
         all_hands, boneyard = view.hidden
         known = dict(enumerate(all_hands))
         bone[:len(boneyard)] = [tile_id(x) for x in boneyard]
+    counts = np.zeros(p, dtype=np.int64)
     for seat, hand in known.items():
         for x in hand:
             i = tile_id(x)
             hands[seat, i >> 6] |= np.uint64(1) << np.uint64(i & 63)
+    counts[:] = view.tile_counts
     n_pub = public_log(view, pub)
     ends, arms, n_empty, open_suit = open_ends(view)
-    suit_count = np.bincount(ends[:len(view.ends)], minlength=16).astype(np.int64)
-    suit_mask = sum(1 << v for v in set(view.ends))
-    return (hands, np.array(view.tile_counts, dtype=np.int64), ends, arms, suit_count,
-            len(view.ends), n_empty, suit_mask, open_suit, bone, view.boneyard_size, n_pub)
+    at = np.zeros(len(AT_FIELDS), dtype=np.int64)
+    at[N_ENDS], at[N_EMPTY], at[OPEN_SUIT] = len(view.ends), n_empty, open_suit
+    at[SUIT_MASK] = sum(1 << v for v in set(view.ends))
+    at[BONE_END], at[SEAT], at[OUT] = view.boneyard_size, view.seat, -1
+    suit_count = np.bincount(ends[:len(view.ends)], minlength=N_SUITS).astype(np.int64)
+    return Board(hands, counts, np.zeros(p, dtype=np.int64), ends, arms, suit_count, bone, at), n_pub
 
 
 def search_error(rules: Rules, status: int) -> str:
@@ -247,7 +256,7 @@ def fill_first(rules: Rules) -> bool:
 def open_ends(view: SeatView) -> tuple[np.ndarray, np.ndarray, int, int]:
     """The open ends as the compiled engine keeps them: suits, unfilled arms, how many arms are
     unfilled, and the opening suit."""
-    from .fast.model import MAX_ENDS
+    from .fast.board import MAX_ENDS
 
     ends = np.zeros(MAX_ENDS, dtype=np.int64)
     arms = np.zeros(MAX_ENDS, dtype=np.bool_)

@@ -9,11 +9,13 @@ import pytest
 
 import dominosim as ds
 from dominosim import rng as py
-from dominosim.fast import kernel as k
-from dominosim.fast import model as m
+from dominosim.fast import board as fb
+from dominosim.fast import turn as ft
 from dominosim.fast.bits import lowest_bit, popcount
 from dominosim.fast.driver import summary_width
+from dominosim.fast.params import rule_params
 from dominosim.fast.rng import below, deal_key, hand_key, match_hand_key, seat_key, shuffle
+from dominosim.fast.shape import Shape, words_of
 from dominosim.game import End, GameState, score
 from dominosim.summary import summary_fields
 from dominosim.tiles import full_set, tile_id
@@ -49,8 +51,9 @@ def test_kernel_legal_moves_equal_reference_in_canonical_order(max_pip):
     rules = ds.Rules(max_pip=max_pip, players=2, hand_size=4)
     rnd = random.Random(max_pip)
     tiles = full_set(max_pip)
-    scratch = k.make_scratch(rules.n_tiles, 2)
-    hands, counts, pips = scratch[1], scratch[2], scratch[3]
+    board = fb.make_board(rules.n_tiles, 2)
+    hands, counts, pips = board.hands, board.counts, board.pips
+    shape = Shape(words_of(rules.n_tiles), line=False, draws=False)
     for _ in range(200):
         hand = rnd.sample(tiles, rnd.randint(1, min(12, len(tiles))))
         suits = rnd.sample(range(max_pip + 1), rnd.randint(1, 3))
@@ -58,14 +61,14 @@ def test_kernel_legal_moves_equal_reference_in_canonical_order(max_pip):
         counts[:] = 0
         pips[:] = 0
         for t in hand:
-            k.give(hands, counts, pips, 0, tile_id(t))
+            fb.give(board, 0, tile_id(t))
         state = GameState.from_deal(rules, [hand, []], [])
         state.ends = [End(v) for v in suits]
         expected = [(tile_id(m.tile), m.suit) for m in state.legal_moves(0)]
         psm = sum(1 << v for v in set(suits))
-        n = k.count_moves(hands, 0, psm)
+        n = fb.count_moves(shape, hands, 0, psm)
         assert n == len(expected)
-        assert [tuple(int(x) for x in k.kth_move(hands, 0, psm, i)) for i in range(n)] == expected
+        assert [tuple(int(x) for x in fb.kth_move(shape, hands, 0, psm, i)) for i in range(n)] == expected
         assert counts[0] == len(hand) and pips[0] == sum(a + b for a, b in hand)
 
 
@@ -81,7 +84,7 @@ def test_kernel_score_equals_reference_score():
         out_seat = rnd.choice([-1, rnd.randrange(players)])
         if out_seat >= 0:
             pips[out_seat] = 0
-        got = k.score(m.rule_params(rules), np.array(pips, dtype=np.int64), out_seat)
+        got = ft.score(rule_params(rules), np.array(pips, dtype=np.int64), out_seat)
         assert tuple(int(x) for x in got) == score(rules, pips, out_seat)
 
 

@@ -14,11 +14,15 @@ from scipy.stats import chisquare
 from test_sampler import SMALL, _allocation, _brute, _chi_square_position, _positions
 
 import dominosim as ds
+from dominosim.fast import board as fb
 from dominosim.fast import consistent as fc
 from dominosim.fast import kernel as k
-from dominosim.fast import model as m
 from dominosim.fast import search as fs
+from dominosim.fast import turn as ft
+from dominosim.fast.engine import max_events
+from dominosim.fast.params import rule_params
 from dominosim.fast.rng import seat_key
+from dominosim.fast.shape import Shape
 from dominosim.game import GameState
 from dominosim.rng import Stream, hand_key
 from dominosim.sampler import DealSampler
@@ -26,8 +30,7 @@ from dominosim.search import (
     ISMCTS,
     MonteCarlo,
     SearchStrategy,
-    log_buffer,
-    position_arrays,
+    position_board,
     table_states,
 )
 from dominosim.strategies import view_of
@@ -39,28 +42,26 @@ SEARCHES = ["mc:5", "ismcts:60", "mc_omniscient:5", "ismcts_omniscient:60"]
 def _prepared(view):
     """The compiled sampler's scratch after reading ``view`` (and the position arrays)."""
     rules = view.rules
-    ss = fc.make_sampler_scratch(rules.n_tiles, rules.players, m.max_events(rules),
+    ss = fc.make_sampler_scratch(rules.n_tiles, rules.players, max_events(rules),
                                  table_states(rules))
-    pub = np.zeros((m.max_events(rules), 3), dtype=np.int64)
-    pos = position_arrays(view, pub)
-    hands, counts, bone_n, n_pub = pos[0], pos[1], pos[10], pos[11]
-    rp = m.rule_params(rules)
-    status = fc.prepare(rp, view.seat, pub, n_pub, hands, counts, bone_n, ss)
-    return rp, ss, hands, status
+    pub = np.zeros((max_events(rules), 3), dtype=np.int64)
+    board, n_pub = position_board(view, pub)
+    rp = rule_params(rules)
+    status = fc.prepare(rp, view.seat, pub, n_pub, board.hands, board.counts,
+                        board.at[fb.BONE_END], ss)
+    return rp, ss, board.hands, status
 
 
 def _compiled_samples(view, n, seed):
     rp, ss, hands, status = _prepared(view)
     assert status > 0
     p, t = view.rules.players, view.rules.n_tiles
-    out = np.zeros((p, hands.shape[1]), dtype=np.uint64)
-    cp = np.zeros((2, p), dtype=np.int64)
-    bone = np.zeros(t, dtype=np.int64)
+    out = fb.make_board(t, p)
     rng = np.array([seed], dtype=np.uint64)
     for _ in range(n):
-        nb = fc.draw_deal(rp, view.seat, hands, ss, out, cp[0], cp[1], bone, rng, 0)
-        held = [[tile_of(x) for x in range(t) if m.holds(out, s, x)] for s in range(p)]
-        yield held, [tile_of(int(x)) for x in bone[:nb]], cp.copy()
+        nb = fc.draw_deal(rp, view.seat, hands, ss, out, rng, 0)
+        held = [[tile_of(x) for x in range(t) if fb.holds(out.hands, s, x)] for s in range(p)]
+        yield held, [tile_of(int(x)) for x in out.bone[:nb]], np.stack([out.counts, out.pips])
 
 
 # ------------------------------------------------------------------------ the compiled sampler
@@ -113,28 +114,15 @@ def test_compiled_sampler_distribution_matches_brute_force(rules, uneven):
     assert chisquare(observed, expected).pvalue > 0.001
 
 
-@numba.njit(_nrt=False)  # as the kernels: views made without the runtime are not freed by it
-def _view_sizes(buffers):
-    """Sizes of the views by kind (int64, uint64, float64, bool), and the tree's shape."""
-    v = fs.search_views(buffers)
-    s = v[16]
-    ints = (v[0].size + v[2].size + v[3].size + v[5].size + v[6].size + v[8].size + v[9].size
-            + v[10].size + v[13].size + v[14].size + s[0].size + s[1].size + s[2].size
-            + s[3].size + s[5].size + s[6].size + s[7].size + s[9].size)
-    uints = v[1].size + v[4].size + v[11].size
-    floats = v[12].size + v[15].size + s[8].size
-    bools = v[7].size + s[4].size
-    return ints, uints, floats, bools, v[14].shape[1], v[0].shape[0]
-
-
-def test_search_views_cut_the_buffers_exactly():
+def test_search_scratch_has_the_sizes_asked_for():
     for t, p, e, nodes, states in ((28, 4, 200, 1001, 1 << 20), (136, 10, 2000, 1, 5),
                                    (6, 2, 0, 0, 0)):
-        buffers = fs.make_search_scratch(t, p, e, nodes, states)
-        ints, uints, floats, bools, tree, log = _view_sizes(buffers)
-        assert (ints + fs.N_DIMS, uints, floats, bools) == tuple(b.size for b in buffers)
-        assert tree == max(nodes, 1) and log == max(e if nodes else 0, 1)
-        assert log_buffer(buffers).shape == (log, 3)
+        ss = fs.make_search_scratch(t, p, e, nodes, states)
+        assert ss.tree.shape == (8, max(nodes, 1)) and ss.value.shape == (max(nodes, 1),)
+        assert ss.sampler.codes.shape == (max(states, 1),)
+        assert ss.sampler.cons.shape == (4, e + p)
+        assert ss.dealt.hands.shape == ss.work.hands.shape == (p, (t + 63) // 64)
+        assert ss.moves.shape == (2, 2 * t) and ss.rng.shape == (p + 1,)
 
 
 def test_compiled_sampler_block_hands_lack_knocked_suits():
@@ -159,53 +147,41 @@ def test_compiled_sampler_refuses_a_table_over_its_limit():
     state = GameState.from_deal(rules, hands, [tile_of(i) for i in range(20, 28)])
     state.open_with_highest_double()
     view = view_of(state, 0)  # three other hands of up to 5 tiles: more than 10 states
-    pub = np.zeros((m.max_events(rules), 3), dtype=np.int64)
-    pos = position_arrays(view, pub)
+    pub = np.zeros((max_events(rules), 3), dtype=np.int64)
+    board, n_pub = position_board(view, pub)
     for limit, ok in ((10, False), (table_states(rules), True)):
-        ss = fc.make_sampler_scratch(rules.n_tiles, 4, m.max_events(rules), limit)
-        status = fc.prepare(m.rule_params(rules), 0, pub, pos[11], pos[0], pos[1], pos[10], ss)
+        ss = fc.make_sampler_scratch(rules.n_tiles, 4, max_events(rules), limit)
+        status = fc.prepare(rule_params(rules), 0, pub, n_pub, board.hands, board.counts,
+                            board.at[fb.BONE_END], ss)
         assert (status > 0) == ok and (ok or status == fc.TOO_MANY_STATES)
 
 
 # ------------------------------------------------------------------------ playouts
 @numba.njit
-def _random_hand_by_playout(rp, base):
+def _random_hand_by_playout(core, rp, base):
     """A hand dealt by the kernel, opened with the highest double, then played out by
     :func:`dominosim.fast.search.playout` with the seats' own streams."""
-    t, p = rp[m.R_TILES], rp[m.R_PLAYERS]
-    scratch = k.make_scratch(t, p)
-    perm, hands, counts, pips, ends, arms, suit_count = scratch[:7]
-    k.deal_hand(rp, base, perm, hands, counts, pips, scratch[10])
-    opener, d = -1, -1
-    for v in range(rp[m.R_MAX_PIP], -1, -1):
-        for s in range(p):
-            if opener < 0 and m.holds(hands, s, m.T_DOUBLE[v]):
-                opener, d = s, v
-    m.take(hands, counts, pips, opener, m.T_DOUBLE[d])
-    g = np.zeros(fs.N_G, np.int64)
-    g[fs.G_N_ENDS] = rp[m.R_ARMS]
-    for i in range(rp[m.R_ARMS]):
-        ends[i] = d
-    suit_count[:] = 0
-    suit_count[d] = rp[m.R_ARMS]
-    g[fs.G_SUIT_MASK], g[fs.G_OPEN_SUIT], g[fs.G_SEAT], g[fs.G_OUT] = 1 << d, d, opener, -1
-    bone = perm[p * rp[m.R_HAND]:].copy()
-    g[fs.G_BONE_N] = bone.shape[0]
-    rng = np.zeros(p, np.uint64)
+    t, p = rp.tiles, rp.players
+    board, notes, log = fb.make_board(t, p), fb.make_notes(p), fb.make_log(0, 0)
+    rng = np.zeros(p + 1, np.uint64)
+    k.deal(core, rp, base, board, rng)
+    opener, tile = k.highest_double(rp, board.hands)
+    ft.open_with(core, rp, board, notes, log, opener, tile, True)
     for s in range(p):
         rng[s] = seat_key(base, s)
-    winner, points = fs.playout(rp, hands, counts, pips, ends, arms, suit_count, bone, g, rng)
-    return winner, points, pips.copy(), g[fs.G_BONE_POS]
+    winner, points = fs.playout(core, rp, board, notes, log, rng)
+    return winner, points, board.pips.copy(), board.at[fb.BONE_POS] - p * rp.hand_size
 
 
 @pytest.mark.parametrize("preset,players", [("block", 2), ("block", 4), ("draw", 2), ("draw", 3),
                                             ("draw", 4)])
 def test_playout_equals_the_kernel_with_random_players(preset, players):
     rules = ds.Rules.preset(preset, players=players)
-    rp = m.rule_params(rules)
+    rp = rule_params(rules)
     df = ds.simulate(rules, "random", n_hands=300, seed=9)
     for i, row in df.iterrows():
-        winner, points, pips, drawn = _random_hand_by_playout(rp, np.uint64(hand_key(9, i)))
+        winner, points, pips, drawn = _random_hand_by_playout(Shape.of(rules), rp,
+                                                              np.uint64(hand_key(9, i)))
         assert (winner, points) == (row["winning_side"], row["points"])
         assert list(pips) == [row[f"pips_{s}"] for s in range(players)]
         assert drawn == row["draws"]
@@ -320,19 +296,18 @@ def test_honest_search_ignores_the_hidden_tiles():
     seat = state.to_move
     moves = state.legal_moves(seat)
     view = view_of(state, seat, omniscient=True)
-    ss = SearchStrategy("mc", 20)._arrays(rules)
-    rp = m.rule_params(rules, search_nodes=1, search_states=table_states(rules))
-    tiles = np.zeros(2 * rules.n_tiles, dtype=np.int64)
-    suits = np.zeros(2 * rules.n_tiles, dtype=np.int64)
-    tiles[:len(moves)] = [tile_id(mv.tile) for mv in moves]
-    suits[:len(moves)] = [mv.suit for mv in moves]
+    ss, pub = SearchStrategy("mc", 20)._arrays(rules)
+    rp = rule_params(rules)
+    arr = np.zeros((2, 2 * rules.n_tiles), dtype=np.int64)
+    arr[0, :len(moves)] = [tile_id(mv.tile) for mv in moves]
+    arr[1, :len(moves)] = [mv.suit for mv in moves]
     picks = []
     for with_hidden in (False, True):  # the arrays hold the true hands and boneyard, or not
-        pos = position_arrays(view, log_buffer(ss), omniscient=with_hidden)
-        assert (pos[0].sum() > 0) and (pos[9].any() == with_hidden)
+        board, n_pub = position_board(view, pub, omniscient=with_hidden)
+        assert (board.hands.sum() > 0) and (board.bone.any() == with_hidden)
         rng = np.array([77], dtype=np.uint64)
-        picks.append((fs.decide(rp, 0, False, 20, seat, len(moves), tiles, suits, *pos, ss, rng),
-                      int(rng[0])))
+        picks.append((fs.decide(Shape.of(rules).core, rp, False, False, 20, seat, len(moves), arr,
+                                board, pub, n_pub, ss, rng), int(rng[0])))
     assert picks[0] == picks[1]
 
 

@@ -3,12 +3,14 @@ choice from the compiled engine's kernel."""
 
 from __future__ import annotations
 
-import numpy as np
 import pytest
 
 import dominosim as ds
 from dominosim.fast import kernel as k
-from dominosim.fast import model as m
+from dominosim.fast import turn as ft
+from dominosim.fast.board import N_ENDS, SUIT_MASK, give
+from dominosim.fast.params import STRATEGY_CODES, lineup_arrays, rule_params
+from dominosim.fast.shape import Shape
 from dominosim.game import End, GameState, Move
 from dominosim.strategies import resolve, view_of
 from dominosim.tiles import tile_id
@@ -34,24 +36,26 @@ def _choice(name, state):
 def _kernel_choice(name, state):
     """The same decision taken by the compiled engine's kernel."""
     rules = state.rules
-    scratch = k.make_scratch(rules.n_tiles, rules.players)
-    hands, counts, pips = scratch[1], scratch[2], scratch[3]
+    shape = Shape.of(rules, styles=True)
+    rp = rule_params(rules)
+    scratch = k.make_scratch(shape, rp, 0)
+    board, notes = scratch.board, scratch.notes
     for s, hand in enumerate(state.hands):
         for t in hand:
-            k.give(hands, counts, pips, s, tile_id(t))
-    suit_count = np.zeros(16, np.int64)
-    for e in state.ends:
-        suit_count[e.suit] += 1
+            give(board, s, tile_id(t))
+    for i, e in enumerate(state.ends):
+        board.ends[i] = e.suit
+        board.suit_count[e.suit] += 1
     mask = sum(1 << v for v in set(e.suit for e in state.ends))
-    lacks = np.array([sum(1 << v for v in x) for x in state.lacks], dtype=np.int64)
-    played = np.zeros((rules.players, 16), np.int64)
+    board.at[SUIT_MASK], board.at[N_ENDS] = mask, len(state.ends)
+    notes.lacks[:] = [sum(1 << v for v in x) for x in state.lacks]
     for e in state.events:
         if e.kind == "play":
-            k.record_play(played, e.seat, tile_id(e.tile))
-    n = k.count_moves(hands, 0, mask)
-    tile, suit = k.choose_move(m.rule_params(rules), k.STRATEGY_IDS[name], hands, 0, mask, n,
-                               np.zeros(rules.players, np.uint64), suit_count, mask,
-                               len(state.ends), lacks, played, scratch[7], scratch[8])
+            ft.record_played(notes, e.seat, tile_id(e.tile))
+    n = len(state.legal_moves(0))
+    lineup = lineup_arrays([STRATEGY_CODES[name].code] * rules.players)
+    status, tile, suit = k.choose(shape, rp, lineup, 0, n, mask, scratch, None)
+    assert status == k.OK
     return int(tile), int(suit)
 
 

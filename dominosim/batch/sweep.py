@@ -36,7 +36,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..fast.kernel import STRATEGY_IDS
+from ..fast.params import STRATEGY_CODES as STRATEGY_IDS
 from ..rng import _check_seed
 from ..rules import PRESETS, Rules
 

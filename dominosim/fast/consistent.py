@@ -25,19 +25,12 @@ samples the other seats' current hands and the boneyard in a uniform order. Stat
 
 from __future__ import annotations
 
+from collections import namedtuple
+
 import numpy as np
 
+from .board import T_HIGH, T_LOW, give, holds
 from .jit import jit, jit_helper, jit_kernel
-from .model import (
-    R_HAND,
-    R_OPEN_ANY,
-    R_PLAYERS,
-    R_TILES,
-    T_HIGH,
-    T_LOW,
-    give,
-    holds,
-)
 from .rng import next64, shuffle
 
 PUB_PLAY, PUB_DRAW, PUB_KNOCK = 0, 1, 2
@@ -52,12 +45,17 @@ MAX_CODE = 1 << 62  # the mixed-radix codes of the states must fit an int64
 _UNIT = 1.0 / 9007199254740992.0  # 2**-53
 
 
+Sampler = namedtuple("Sampler", ["info", "slots", "cons", "items", "allowed", "places", "options",
+                                 "codes", "weights", "starts"])
+"""The sampler's arrays (see :func:`make_sampler_scratch`)."""
+
+
 @jit
 def make_sampler_scratch(t, p, n_events, states):
     """The sampler's arrays for ``t`` tiles, ``p`` seats, a public log of ``n_events`` rows and a
     table of up to ``states`` reachable states over all layers (allocated once per block)."""
     slots = p + t
-    return (
+    return Sampler(
         np.zeros(16, np.int64),  # info
         np.zeros((4, slots), np.int64),  # slots: seat, time, capacity, place
         np.zeros((4, n_events + p), np.int64),  # constraints: seat, time, suit mask, double limit
@@ -106,12 +104,12 @@ def _allowed(cons, n_cons, seat, time, tile, played_by, when):
 @jit_kernel
 def _read_log(rp, me, pub, n_pub, hands, ss):
     """Slots, constraints and items from the public log (see :mod:`dominosim.sampler`)."""
-    info, slots, cons, items = ss[0], ss[1], ss[2], ss[3]
-    players, t = rp[R_PLAYERS], rp[R_TILES]
+    info, slots, cons, items = ss.info, ss.slots, ss.cons, ss.items
+    players, t = rp.players, rp.tiles
     n_slots = 0
     for s in range(players):
         if s != me:
-            slots[0, n_slots], slots[1, n_slots], slots[2, n_slots] = s, -2, rp[R_HAND]
+            slots[0, n_slots], slots[1, n_slots], slots[2, n_slots] = s, -2, rp.hand_size
             n_slots += 1
     n_cons = 0
     n_items = 0
@@ -119,7 +117,7 @@ def _read_log(rp, me, pub, n_pub, hands, ss):
     for e in range(n_pub):
         kind, seat, x = pub[e, PUB_KIND], pub[e, PUB_SEAT], pub[e, PUB_X]
         if kind == PUB_PLAY:
-            if first_play and rp[R_OPEN_ANY] == 0:
+            if first_play and not rp.open_any:
                 for s in range(players):  # the opener held the highest double dealt
                     if s != me:
                         cons[0, n_cons], cons[1, n_cons] = s, -1
@@ -156,8 +154,8 @@ def _read_log(rp, me, pub, n_pub, hands, ss):
 def _make_places(ss):
     """Merge the slots of a seat that allow the same items into places; list each item's
     options. Returns the number of places."""
-    info, slots, cons, items, allowed, places, options = ss[0], ss[1], ss[2], ss[3], ss[4], \
-        ss[5], ss[6]
+    info, slots, cons, items, allowed = ss.info, ss.slots, ss.cons, ss.items, ss.allowed
+    places, options = ss.places, ss.options
     n_items, n_slots, n_cons = info[I_ITEMS], info[I_SLOTS], info[I_CONS]
     for k in range(n_slots):
         for i in range(n_items):
@@ -287,7 +285,7 @@ def _left(places, n_places, code):
 def _successor_weight(ss, i, code, choice):
     """The count of the state after item ``i`` goes to ``choice`` (-1: sleeps; else the ``j``-th
     option) from state ``code``, or 0 if it cannot."""
-    places, options, codes, counts, starts = ss[5], ss[6], ss[7], ss[8], ss[9]
+    places, options, codes, counts, starts = ss.places, ss.options, ss.codes, ss.weights, ss.starts
     if choice < 0:
         nxt = code
     else:
@@ -306,13 +304,13 @@ def prepare(rp, me, pub, n_pub, hands, counts, boneyard, ss):
     ``hands`` is read only at row ``me`` (the viewer's own tiles). Returns the number of states
     kept, or a negative status (:data:`TOO_MANY_STATES`, :data:`NO_DEAL`).
     """
-    info, items, places, options = ss[0], ss[3], ss[5], ss[6]
-    codes, weights, starts = ss[7], ss[8], ss[9]
+    info, items, places, options = ss.info, ss.items, ss.places, ss.options
+    codes, weights, starts = ss.codes, ss.weights, ss.starts
     _read_log(rp, me, pub, n_pub, hands, ss)
     n_places = _make_places(ss)
     n_items = info[I_ITEMS]
     expected = boneyard
-    for s in range(rp[R_PLAYERS]):
+    for s in range(rp.players):
         if s != me:
             expected += counts[s]
     unseen = 0
@@ -372,27 +370,29 @@ def prepare(rp, me, pub, n_pub, hands, counts, boneyard, ss):
 @jit
 def count_of(ss):
     """The number of consistent assignments counted by the last :func:`prepare` (a float)."""
-    return ss[8][0]
+    return ss.weights[0]
 
 
 @jit_kernel
-def draw_deal(rp, me, hands, ss, out_hands, out_counts, out_pips, bone, rng, i_rng):
+def draw_deal(rp, me, hands, ss, out, rng, i_rng):
     """A uniform draw of the hidden tiles from the table of the last :func:`prepare`.
 
-    Writes every seat's current hand into ``out_hands`` (row ``me`` copied from ``hands``), their
-    counts and pips, and the sleeping tiles into ``bone`` in a uniform order; returns how many
-    sleep. Randomness: stream ``rng[i_rng]`` only.
+    Writes every seat's current hand into the :class:`~dominosim.fast.board.Board` ``out`` (row
+    ``me`` copied from ``hands``), their counts and pips, and the sleeping tiles into ``out.bone``
+    in a uniform order; returns how many sleep. Randomness: stream ``rng[i_rng]`` only.
     """
-    info, items, places, options, codes, weights = ss[0], ss[3], ss[5], ss[6], ss[7], ss[8]
+    out_hands, out_counts, out_pips, bone = out.hands, out.counts, out.pips, out.bone
+    info, items, places, options = ss.info, ss.items, ss.places, ss.options
+    codes, weights = ss.codes, ss.weights
     n_items = info[I_ITEMS]
-    for s in range(rp[R_PLAYERS]):
+    for s in range(rp.players):
         out_counts[s] = 0
         out_pips[s] = 0
         for w in range(out_hands.shape[1]):
             out_hands[s, w] = 0
-    for tile in range(rp[R_TILES]):
+    for tile in range(rp.tiles):
         if holds(hands, me, tile):
-            give(out_hands, out_counts, out_pips, me, tile)
+            give(out, me, tile)
     n_bone = 0
     code = codes[0]
     total = weights[0]
@@ -421,6 +421,6 @@ def draw_deal(rp, me, hands, ss, out_hands, out_counts, out_pips, bone, rng, i_r
         q = options[i, 1 + chosen]
         code -= places[3, q]
         if items[1, i] < 0:  # an unseen tile in a slot is held now; a played one left
-            give(out_hands, out_counts, out_pips, places[0, q], items[0, i])
+            give(out, places[0, q], items[0, i])
     shuffle(rng, i_rng, bone, n_bone)
     return n_bone

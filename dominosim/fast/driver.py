@@ -1,17 +1,20 @@
-"""The parallel driver: hands ``start .. start + n - 1`` spread over threads in blocks.
+"""The drivers: a block of hands ``start + lo .. start + hi - 1`` played in one compiled call.
 
-Each block allocates its scratch arrays once and plays its hands one after another; hand ``i``
-depends only on ``(seed, i)``, so the results do not depend on the number of threads or blocks.
-:func:`run_rows` writes one record row per hand; :func:`run_summary` adds each hand into per-block
-sums (memory independent of the number of hands).
+Each block allocates its scratch once and plays its hands one after another through the one hand
+kernel (:func:`~dominosim.fast.kernel.play_hand`); hand ``i`` depends only on ``(seed, i)``, so the
+results do not depend on the number of threads or blocks. :func:`rows_block` writes one record row
+per hand; :func:`sums_block` adds each hand into the block's sums (memory independent of the number
+of hands). The compiled functions release the GIL, so :mod:`dominosim.fast.engine` runs blocks on
+Python threads, one per core: no parallel compilation pipeline, whose compile time was longer than
+the kernel's. ``dims`` is None when no seat searches (the search is then not compiled at all), else
+the sizes of the search's arrays (:data:`DIMS`).
 """
 
 from __future__ import annotations
 
 import numpy as np
-from numba import prange
 
-from .jit import jit, jit_helper, jit_kernel, jit_parallel
+from .jit import jit, jit_kernel
 from .kernel import (
     C_DRAWS,
     C_END,
@@ -21,48 +24,40 @@ from .kernel import (
     C_POINTS,
     C_STITCH,
     C_WIN,
-    MAX_ENDS,
     N_BASE_COLS,
     OK,
-    R_PARTNER,
-    R_PLAYERS,
-    R_TILES,
     make_scratch,
     play_hand,
 )
-from .model import R_SEARCH_NODES, R_SEARCH_STATES
 from .rng import hand_key
+from .search import make_search_scratch
+
+DIMS = ("events", "nodes", "states")
+"""The sizes of a search's arrays, in the order of the ``dims`` array: public-log rows, tree
+nodes, sampler states."""
 
 
 @jit_kernel
-def play_block(rp, strategies, seed, start, lo, hi, out, redeals, scratch, no_log, no_ends):
+def rows_of(shape, rp, lineup, seed, start, lo, hi, out, redeals, scratch, search):
     """Hands ``start + lo .. start + hi - 1`` into rows ``lo .. hi - 1``; returns the first
-    non-OK status (OK when all went well). One call per block keeps the driver's reference
-    counting out of the hand loop."""
+    non-OK status."""
     status = OK
     for j in range(lo, hi):
-        st, rd = play_hand(rp, strategies, hand_key(seed, start + j), out[j], scratch, no_log,
-                           no_ends)
+        st, rd = play_hand(shape, rp, lineup, hand_key(seed, start + j), out[j], scratch, search)
         redeals[j] = rd
         if st != OK and status == OK:
             status = st
     return status
 
 
-@jit_parallel
-def run_rows(rp, strategies, seed, start, out, redeals, status, n_blocks):
-    """Play ``out.shape[0]`` hands from ``start``; row ``j`` of ``out`` is hand ``start + j``.
-
-    ``status[b]`` receives the first non-OK status of block ``b`` (0 when all went well).
-    """
-    n = out.shape[0]
-    t, p = rp[R_TILES], rp[R_PLAYERS]
-    for b in prange(n_blocks):
-        scratch = make_scratch(t, p, rp[R_SEARCH_NODES], rp[R_SEARCH_STATES])
-        no_log = np.zeros((0, 7), np.int64)
-        no_ends = np.zeros((0, MAX_ENDS), np.int64)
-        status[b] = play_block(rp, strategies, seed, start, b * n // n_blocks,
-                               (b + 1) * n // n_blocks, out, redeals, scratch, no_log, no_ends)
+@jit
+def rows_block(shape, rp, lineup, seed, start, lo, hi, out, redeals, dims):
+    """:func:`rows_of` with the block's scratch (and the search's, when ``dims`` is given)."""
+    scratch = make_scratch(shape, rp, 0)
+    if dims is not None:
+        search = make_search_scratch(rp.tiles, rp.players, dims[0], dims[1], dims[2])
+        return rows_of(shape, rp, lineup, seed, start, lo, hi, out, redeals, scratch, search)
+    return rows_of(shape, rp, lineup, seed, start, lo, hi, out, redeals, scratch, None)
 
 
 # Summary layout: one float64 vector of sums, named by dominosim.summary.summary_fields.
@@ -79,11 +74,10 @@ def summary_width(players: int) -> int:
     return S_BASE + 6 * players + 3 * players
 
 
-@jit_helper
+@jit_kernel
 def add_to_summary(rp, row, redeals, acc):
     """Add one hand's record row to the sums ``acc``."""
-    p = rp[R_PLAYERS]
-    n_sides = p // 2 if rp[R_PARTNER] == 1 else p
+    p, n_sides = rp.players, rp.sides
     acc[S_HANDS] += 1
     acc[S_BLOCKED] += row[C_END]
     win = row[C_WIN]
@@ -118,37 +112,36 @@ def add_to_summary(rp, row, redeals, acc):
 
 
 @jit_kernel
-def summarise_block(rp, strategies, seed, start, lo, hi, row, acc, scratch, no_log, no_ends):
+def sums_of(shape, rp, lineup, seed, start, lo, hi, row, acc, scratch, search):
     """Hands ``start + lo .. start + hi - 1`` added into the sums ``acc``; returns the first
     non-OK status."""
     status = OK
     for j in range(lo, hi):
-        st, rd = play_hand(rp, strategies, hand_key(seed, start + j), row, scratch, no_log,
-                           no_ends)
+        st, rd = play_hand(shape, rp, lineup, hand_key(seed, start + j), row, scratch, search)
         if st != OK and status == OK:
             status = st
         add_to_summary(rp, row, rd, acc)
     return status
 
 
-@jit_parallel
-def run_summary(rp, strategies, seed, start, n, acc, status):
-    """Play ``n`` hands from ``start`` and add them into ``acc[b]`` (one row of sums per block)."""
-    n_blocks = acc.shape[0]
-    t, p = rp[R_TILES], rp[R_PLAYERS]
-    for b in prange(n_blocks):
-        scratch = make_scratch(t, p, rp[R_SEARCH_NODES], rp[R_SEARCH_STATES])
-        row = np.zeros(N_BASE_COLS + 3 * p, np.int16)
-        no_log = np.zeros((0, 7), np.int64)
-        no_ends = np.zeros((0, MAX_ENDS), np.int64)
-        status[b] = summarise_block(rp, strategies, seed, start, b * n // n_blocks,
-                                    (b + 1) * n // n_blocks, row, acc[b], scratch, no_log,
-                                    no_ends)
+@jit
+def sums_block(shape, rp, lineup, seed, start, lo, hi, acc, dims):
+    """:func:`sums_of` with the block's scratch (and the search's, when ``dims`` is given)."""
+    scratch = make_scratch(shape, rp, 0)
+    row = np.zeros(N_BASE_COLS + 3 * rp.players, np.int16)
+    if dims is not None:
+        search = make_search_scratch(rp.tiles, rp.players, dims[0], dims[1], dims[2])
+        return sums_of(shape, rp, lineup, seed, start, lo, hi, row, acc, scratch, search)
+    return sums_of(shape, rp, lineup, seed, start, lo, hi, row, acc, scratch, None)
 
 
 @jit
-def run_logged(rp, strategies, base, out, log, log_ends):
+def run_logged(shape, rp, lineup, base, out, n_events, dims):
     """Play one hand keyed ``base`` with its event log; returns ``(status, redeals, scratch)``."""
-    scratch = make_scratch(rp[R_TILES], rp[R_PLAYERS], rp[R_SEARCH_NODES], rp[R_SEARCH_STATES])
-    st, rd = play_hand(rp, strategies, base, out, scratch, log, log_ends)
-    return st, rd, scratch[0]
+    scratch = make_scratch(shape, rp, n_events)
+    if dims is not None:
+        search = make_search_scratch(rp.tiles, rp.players, dims[0], dims[1], dims[2])
+        st, rd = play_hand(shape, rp, lineup, base, out, scratch, search)
+        return st, rd, scratch
+    st, rd = play_hand(shape, rp, lineup, base, out, scratch, None)
+    return st, rd, scratch

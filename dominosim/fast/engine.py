@@ -1,17 +1,24 @@
 """Python entry points of the compiled engine: validate, prepare arrays, call the kernels.
 
+:func:`prepare` turns rules and a line-up into a :class:`Run` (the kernels' parameters, the
+line-up's codes, the :class:`~dominosim.fast.shape.Shape` that picks the specialised kernel); the
+functions below play it.
+
 Examples
 --------
 >>> from dominosim.rules import Rules
->>> rules = Rules.preset("draw", players=2)
->>> cols, redeals = play_rows(rules, strategy_ids(rules, "random"), seed=1, start=0, n=5)
+>>> run = prepare(Rules.preset("draw", players=2), "random")
+>>> run.shape
+Shape(words=1, line=True, draws=True, styles=False, plugins=False, events=False, searches=False)
+>>> cols, redeals = play_rows(run, seed=1, start=0, n=5)
 >>> cols.shape, redeals.shape
 ((5, 18), (5,))
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from typing import Any
 
 import numba
@@ -25,54 +32,86 @@ from ..search import resolve_search, search_error, table_states
 from ..strategies import per_seat
 from ..tiles import tile_of
 from . import kernel as k
-from . import model as m
-from .driver import run_logged, run_rows, run_summary, summary_width
+from .board import (
+    EV_DRAW,
+    EV_END_INDEX,
+    EV_KIND,
+    EV_N_ENDS,
+    EV_PLAY,
+    EV_SEAT,
+    EV_STITCH,
+    EV_SUIT,
+    EV_TILE,
+)
+from .driver import rows_block, run_logged, summary_width, sums_block
+from .params import PLUGIN, STRATEGY_CODES, Lineup, Params, lineup_arrays, rule_params
 from .plugin import CompiledStrategy
 from .rng import deal_key, shuffle
+from .shape import Shape
 
 BLOCKS_PER_THREAD = 8
 
 
-def strategy_ids(rules: Rules, strategies: Any) -> np.ndarray:
-    """Built-in strategy ids per seat; raises ``ValueError`` for anything the compiled engine cannot
-    play (a Python strategy needs ``engine='reference'``)."""
-    strategies = per_seat(rules, strategies)
-    ids = []
-    for s in strategies:
-        if isinstance(s, CompiledStrategy):
-            ids.append(k.S_PLUGIN)
-            continue
-        search = resolve_search(s)
-        if search is not None:
-            ids.append(k.STRATEGY_IDS[search.builtin] | search.budget << k.CODE_BITS)
-            continue
-        if not isinstance(s, str) or s not in k.STRATEGY_IDS:
-            names = ", ".join(map(repr, k.STRATEGY_IDS))
-            raise ValueError(
-                f"The value for `strategies` must be built-in names ({names}; a search with "
-                f"a budget as 'mc:200') or compiled "
-                f"strategies (ds.compiled_strategy) with engine='fast', but {s!r} was passed; "
-                f"run Python strategies with engine='reference'.")
-        ids.append(k.STRATEGY_IDS[s])
-    return np.array(ids, dtype=np.int64)
+@dataclass(frozen=True)
+class Run:
+    """A line-up on rules, ready for the kernels: ``rp`` the rules, ``lineup`` the codes,
+    budgets and plug-in addresses by seat, ``shape`` the kernel's specialisation, ``dims`` the
+    sizes of a search's arrays (None when no seat searches)."""
+
+    rules: Rules
+    rp: Params
+    lineup: Lineup
+    shape: Shape
+    dims: np.ndarray | None
+    names: tuple[str, ...]
 
 
-def params(rules: Rules, ids: np.ndarray, plugins: Sequence[int] = ()) -> np.ndarray:
-    """The kernels' rule parameters for the line-up ``ids``, with the sizes of a search's arrays
-    (the largest ``ismcts`` tree among the seats)."""
-    codes = ids & 255
-    searching = (codes >= k.S_MC) & (codes <= k.S_ISMCTS_OMNI)
-    if not searching.any():
-        return m.rule_params(rules, plugins)
-    trees = (codes == k.S_ISMCTS) | (codes == k.S_ISMCTS_OMNI)
-    nodes = int((ids[trees] >> k.CODE_BITS).max()) + 1 if trees.any() else 1
-    return m.rule_params(rules, plugins, nodes, table_states(rules))
+def _code(s: Any) -> tuple[int, int, int]:
+    """``(code, budget, plug-in address)`` of one seat's strategy."""
+    if isinstance(s, CompiledStrategy):
+        return PLUGIN, 0, s.address
+    search = resolve_search(s)
+    if search is not None:
+        return STRATEGY_CODES[search.builtin].code, search.budget, 0
+    if not isinstance(s, str) or s not in STRATEGY_CODES:
+        names = ", ".join(map(repr, STRATEGY_CODES))
+        raise ValueError(
+            f"The value for `strategies` must be built-in names ({names}; a search with "
+            f"a budget as 'mc:200') or compiled "
+            f"strategies (ds.compiled_strategy) with engine='fast', but {s!r} was passed; "
+            f"run Python strategies with engine='reference'.")
+    return STRATEGY_CODES[s].code, 0, 0
 
 
-def plugin_addresses(rules: Rules, strategies: Any) -> list[int]:
-    """By seat, the address of the compiled strategy it plays (0 for a built-in)."""
-    return [s.address if isinstance(s, CompiledStrategy) else 0
-            for s in per_seat(rules, strategies)]
+def prepare(rules: Rules, strategies: Any, *, events: bool = False) -> Run:
+    """A :class:`Run` of ``strategies`` (one for every seat, or one per seat) on ``rules``;
+    raises ``ValueError`` for anything the compiled engine cannot play (a Python strategy needs
+    ``engine='reference'``). ``events``: the kernel writes the event log (replays)."""
+    seats = per_seat(rules, strategies)
+    codes, budgets, plugins = zip(*(_code(s) for s in seats), strict=True)
+    lineup = lineup_arrays(codes, budgets, plugins)
+    searching = [c for c in seats if resolve_search(c) is not None]
+    styles = any(c not in (STRATEGY_CODES["random"].code, PLUGIN) and not
+                 _is_search(c) for c in codes) or PLUGIN in codes
+    shape = Shape.of(rules, styles=styles, plugins=PLUGIN in codes, events=events,
+                     searches=bool(searching))
+    dims = None
+    if searching:
+        nodes = max(s.nodes for s in map(resolve_search, searching))
+        dims = np.array([max_events(rules), nodes, table_states(rules)], dtype=np.int64)
+    names = tuple(getattr(s, "name", str(s)) for s in seats)
+    return Run(rules, rule_params(rules), lineup, shape, dims, names)
+
+
+def _is_search(code: int) -> bool:
+    return any(c.code == code and c.searches for c in STRATEGY_CODES.values())
+
+
+def max_events(rules: Rules) -> int:
+    """An upper bound on the events of one hand: every tile played and drawn once, and at most
+    one knock per seat between two plays."""
+    t = rules.n_tiles
+    return 2 * t + rules.players * (t + 1) + 1
 
 
 def _threads(n_jobs: int | None) -> int:
@@ -85,53 +124,69 @@ def _threads(n_jobs: int | None) -> int:
     return n_jobs
 
 
-def _check_status(rules: Rules, status: np.ndarray) -> None:
+def _check_status(run: Run, status: np.ndarray) -> None:
     bad = status[status != k.OK]
-    if bad.size:
-        if bad[0] == k.ERR_REDEALS:
-            raise RuntimeError(f"No double was dealt in {k.MAX_REDEALS} deals of one hand.")
-        if bad[0] in (k.ERR_SEARCH_STATES, k.ERR_SEARCH_DEAL):
-            raise RuntimeError(search_error(rules, -1 if bad[0] == k.ERR_SEARCH_STATES else -2))
-        if bad[0] == k.ERR_PLUGIN:
-            raise IllegalMoveError("A compiled strategy returned a move index outside its legal "
-                                   "moves (0 to n_moves - 1).")
-        raise RuntimeError(f"The compiled engine stopped with status {int(bad[0])}.")
+    if not bad.size:
+        return
+    code = int(bad[0]) & 255
+    if code == k.ERR_REDEALS:
+        raise RuntimeError(f"No double was dealt in {k.MAX_REDEALS} deals of one hand.")
+    if code in (k.ERR_SEARCH_STATES, k.ERR_SEARCH_DEAL):
+        raise RuntimeError(search_error(run.rules, -1 if code == k.ERR_SEARCH_STATES else -2))
+    if code == k.ERR_PLUGIN:
+        seat = (int(bad[0]) >> 8) & 255
+        value = int(np.int64(int(bad[0]) >> 16).astype(np.int32))
+        raise IllegalMoveError(f"The compiled strategy {run.names[seat]!r} at seat {seat} returned "
+                               f"{value}, which is not an index of its legal moves (0 to "
+                               "n_moves - 1).")
+    raise RuntimeError(f"The compiled engine stopped with status {int(bad[0])}.")
 
 
-def play_rows(rules: Rules, ids: np.ndarray, seed: int, start: int, n: int,
-              n_jobs: int | None = None, plugins: Sequence[int] = ()) -> tuple[np.ndarray, np.ndarray]:
+def _blocks(n: int, threads: int) -> list[tuple[int, int]]:
+    """``(lo, hi)`` of each block of ``n`` hands for ``threads`` threads."""
+    count = max(1, min(n, threads * BLOCKS_PER_THREAD)) if threads > 1 else 1
+    return [(b * n // count, (b + 1) * n // count) for b in range(count)]
+
+
+def _each_block(play, blocks: list[tuple[int, int]], threads: int) -> np.ndarray:
+    """``play(b, lo, hi)`` for every block ``b``, on ``threads`` threads (the kernels release the
+    GIL); the statuses in block order."""
+    jobs = [(b, lo, hi) for b, (lo, hi) in enumerate(blocks)]
+    if threads == 1:
+        return np.array([play(*job) for job in jobs], dtype=np.int64)
+    with ThreadPoolExecutor(threads) as pool:
+        return np.array(list(pool.map(lambda job: play(*job), jobs)), dtype=np.int64)
+
+
+def play_rows(run: Run, seed: int, start: int, n: int,
+              n_jobs: int | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Records of hands ``start .. start + n - 1``: an ``int16`` array (columns ``C_*``, then per
     seat pips, tiles left, stitch-ups) and the ``int32`` redeal counts."""
     threads = _threads(n_jobs)
-    out = np.zeros((n, k.n_record_cols(rules.players)), dtype=np.int16)
+    out = np.zeros((n, k.n_record_cols(run.rules.players)), dtype=np.int16)
     redeals = np.zeros(n, dtype=np.int32)
-    n_blocks = max(1, min(n, threads * BLOCKS_PER_THREAD))
-    status = np.zeros(n_blocks, dtype=np.int64)
-    previous = numba.get_num_threads()
-    numba.set_num_threads(threads)
-    try:
-        run_rows(params(rules, ids, plugins), ids, np.uint64(seed), np.int64(start), out, redeals,
-                 status, n_blocks)
-    finally:
-        numba.set_num_threads(previous)
-    _check_status(rules, status)
+    seed_, start_ = np.uint64(seed), np.int64(start)
+
+    def play(b: int, lo: int, hi: int) -> int:
+        return rows_block(run.shape, run.rp, run.lineup, seed_, start_, np.int64(lo),
+                          np.int64(hi), out, redeals, run.dims)
+
+    _check_status(run, _each_block(play, _blocks(n, threads), threads))
     return out, redeals
 
 
-def play_summary(rules: Rules, ids: np.ndarray, seed: int, start: int, n: int,
-                 n_jobs: int | None = None, plugins: Sequence[int] = ()) -> np.ndarray:
+def play_summary(run: Run, seed: int, start: int, n: int, n_jobs: int | None = None) -> np.ndarray:
     """Sums over hands ``start .. start + n - 1`` (layout in :mod:`dominosim.fast.driver`)."""
     threads = _threads(n_jobs)
-    n_blocks = max(1, min(n, threads * BLOCKS_PER_THREAD))
-    acc = np.zeros((n_blocks, summary_width(rules.players)), dtype=np.float64)
-    status = np.zeros(n_blocks, dtype=np.int64)
-    previous = numba.get_num_threads()
-    numba.set_num_threads(threads)
-    try:
-        run_summary(params(rules, ids, plugins), ids, np.uint64(seed), np.int64(start), n, acc, status)
-    finally:
-        numba.set_num_threads(previous)
-    _check_status(rules, status)
+    blocks = _blocks(n, threads)
+    acc = np.zeros((len(blocks), summary_width(run.rules.players)), dtype=np.float64)
+    seed_, start_ = np.uint64(seed), np.int64(start)
+
+    def play(b: int, lo: int, hi: int) -> int:
+        return sums_block(run.shape, run.rp, run.lineup, seed_, start_, np.int64(lo),
+                          np.int64(hi), acc[b], run.dims)
+
+    _check_status(run, _each_block(play, blocks, threads))
     return acc.sum(axis=0)
 
 
@@ -141,34 +196,35 @@ def _deal_of(rules: Rules, perm: np.ndarray) -> tuple[list, list]:
     return hands, [tile_of(int(t)) for t in perm[p * h:]]
 
 
-def replay_log(rules: Rules, ids: np.ndarray, seed: int, hand: int, plugins: Sequence[int] = ()) -> HandLog:
-    """The event log of one hand played by the compiled engine, as a :class:`HandLog`."""
+def replay_log(run: Run, seed: int, hand: int) -> HandLog:
+    """The event log of one hand played by the compiled engine, as a :class:`HandLog` (``run``
+    prepared with ``events=True``)."""
+    rules = run.rules
     base = hand_key(seed, hand)
     out = np.zeros(k.n_record_cols(rules.players), dtype=np.int16)
-    log = np.zeros((m.max_events(rules), k.EV_COLS), dtype=np.int64)
-    log_ends = np.zeros((m.max_events(rules), k.MAX_ENDS), dtype=np.int64)
-    status, redeals, perm = run_logged(params(rules, ids, plugins), ids, np.uint64(base), out, log,
-                                       log_ends)
-    _check_status(rules, np.array([status]))
+    status, redeals, scratch = run_logged(run.shape, run.rp, run.lineup, np.uint64(base), out,
+                                          np.int64(max_events(rules)), run.dims)
+    _check_status(run, np.array([status]))
     deals = []
     for d in range(redeals):  # the thrown deals, reshuffled by the compiled streams
         thrown = np.arange(rules.n_tiles, dtype=np.int64)
         shuffle(np.array([deal_key(np.uint64(base), d)], dtype=np.uint64), 0, thrown, len(thrown))
         deals.append(_deal_of(rules, thrown))
-    deals.append(_deal_of(rules, perm))
+    deals.append(_deal_of(rules, scratch.board.bone))
     events = []
-    n_events = int(out[k.C_PLAYS]) + int(out[k.C_KNOCKS]) + int(out[k.C_DRAWS])
-    for row, ends in zip(log[:n_events], log_ends[:n_events], strict=True):
-        kind, seat = int(row[k.EV_KIND]), int(row[k.EV_SEAT])
-        if kind == k.EV_PLAY:
-            events.append(Event("play", seat=seat, tile=tile_of(int(row[k.EV_TILE])),
-                                suit=int(row[k.EV_SUIT]), end_index=int(row[k.EV_END_INDEX]),
-                                ends=tuple(int(x) for x in ends[:row[k.EV_N_ENDS]]),
-                                stitch_up=bool(row[k.EV_STITCH])))
-        elif kind == k.EV_DRAW:
-            events.append(Event("draw", seat=seat, tile=tile_of(int(row[k.EV_TILE]))))
+    log = scratch.log
+    n_events = int(log.count[0])
+    for row, ends in zip(log.events[:n_events], log.ends[:n_events], strict=True):
+        kind, seat = int(row[EV_KIND]), int(row[EV_SEAT])
+        if kind == EV_PLAY:
+            events.append(Event("play", seat=seat, tile=tile_of(int(row[EV_TILE])),
+                                suit=int(row[EV_SUIT]), end_index=int(row[EV_END_INDEX]),
+                                ends=tuple(int(x) for x in ends[:row[EV_N_ENDS]]),
+                                stitch_up=bool(row[EV_STITCH])))
+        elif kind == EV_DRAW:
+            events.append(Event("draw", seat=seat, tile=tile_of(int(row[EV_TILE]))))
         else:
-            mask = int(row[k.EV_SUIT])
+            mask = int(row[EV_SUIT])
             events.append(Event("knock", seat=seat,
                                 suits=tuple(v for v in range(16) if mask >> v & 1)))
     record = record_dict(rules, out, redeals, hand)

@@ -1,0 +1,100 @@
+"""What the kernels are told about a run: the rules as a named tuple of integers, and the line-up.
+
+:data:`RULE_FIELDS` is the one table that turns a :class:`~dominosim.rules.Rules` into the kernels'
+:class:`Params` (``rp.players``, ``rp.draw`` and so on, a tuple of ``int64`` that numba passes by
+value): a new rule field is one line here. :data:`STRATEGY_CODES` is the one table of the built-in
+strategies' codes, with what each needs (a search, the style tables). A :class:`Lineup` holds,
+by seat, the strategy's code, its search budget and a plug-in's address.
+
+Examples
+--------
+>>> from dominosim.rules import Rules
+>>> rp = rule_params(Rules.preset("draw", players=3))
+>>> rp.players, rp.hand_size, rp.draw == DRAW_UNTIL, rp.tiles
+(3, 5, True, 28)
+>>> STRATEGY_CODES["ismcts"]
+StrategyCode(code=8, searches=True, tree=True, omniscient=False)
+"""
+
+from __future__ import annotations
+
+from collections import namedtuple
+from typing import NamedTuple
+
+import numpy as np
+
+from ..rules import Rules
+
+DRAW_NONE, DRAW_UNTIL, DRAW_ONE = 0, 1, 2
+DRAW_CODES = {"none": DRAW_NONE, "until_playable": DRAW_UNTIL, "one": DRAW_ONE}
+SCORE_GAME, SCORE_SPOTS, SCORE_BALANCE = 0, 1, 2
+SCORING_CODES = {"game": SCORE_GAME, "spots": SCORE_SPOTS, "balance": SCORE_BALANCE}
+
+RULE_FIELDS = (
+    ("max_pip", lambda r: r.max_pip),
+    ("players", lambda r: r.players),
+    ("hand_size", lambda r: r.hand_size),
+    ("partnerships", lambda r: r.partnerships),
+    ("open_any", lambda r: r.opening == "any"),
+    ("leader", lambda r: -1 if r.leader is None else r.leader),
+    ("draw", lambda r: DRAW_CODES[r.draw]),
+    ("keep", lambda r: r.boneyard_keep),
+    ("arms", lambda r: r.opening_arms),
+    ("fill", lambda r: r.fill_opening_first and r.opening == "highest_double"),
+    ("branch", lambda r: r.doubles_branch),
+    ("team_out", lambda r: r.end == "team_out"),
+    ("scoring", lambda r: SCORING_CODES[r.scoring]),
+    ("tiles", lambda r: r.n_tiles),
+    ("sides", lambda r: r.players // 2 if r.partnerships else r.players),
+)
+"""``(name, value from Rules)`` for every field of :class:`Params`."""
+
+Params = namedtuple("Params", [name for name, _ in RULE_FIELDS])
+"""The rules as the kernels read them, by name (see :data:`RULE_FIELDS`)."""
+
+
+def rule_params(rules: Rules) -> Params:
+    """The kernels' :class:`Params` of ``rules``."""
+    return Params(*(np.int64(value(rules)) for _, value in RULE_FIELDS))
+
+
+class StrategyCode(NamedTuple):
+    """A built-in strategy as the compiled engine knows it."""
+
+    code: int
+    searches: bool = False
+    tree: bool = False  # the search keeps a tree (ismcts)
+    omniscient: bool = False
+
+
+STRATEGY_CODES = {
+    "random": StrategyCode(0),
+    "bully": StrategyCode(1),
+    "doubles": StrategyCode(2),
+    "accompanied": StrategyCode(3),
+    "stitcher": StrategyCode(4),
+    "counter": StrategyCode(5),
+    "partner": StrategyCode(6),
+    "mc": StrategyCode(7, searches=True),
+    "ismcts": StrategyCode(8, searches=True, tree=True),
+    "mc_omniscient": StrategyCode(9, searches=True, omniscient=True),
+    "ismcts_omniscient": StrategyCode(10, searches=True, tree=True, omniscient=True),
+}
+"""Every built-in strategy's code (the kernels dispatch on these) and what it needs."""
+PLUGIN = 99
+"""The code of a seat that plays a user's compiled strategy."""
+S_RANDOM, S_BULLY, S_DOUBLES, S_ACCOMPANIED, S_STITCHER, S_COUNTER, S_PARTNER = range(7)
+S_MC, S_ISMCTS, S_MC_OMNI, S_ISMCTS_OMNI = range(7, 11)
+SEARCH_CODES = tuple(c.code for c in STRATEGY_CODES.values() if c.searches)
+
+Lineup = namedtuple("Lineup", ["codes", "budgets", "plugins"])
+"""By seat (``int64`` arrays): the strategy's code, its search budget (0 when it does not search)
+and the address of the plug-in it plays (0 for none)."""
+
+
+def lineup_arrays(codes, budgets=None, plugins=None) -> Lineup:
+    """A :class:`Lineup` from per-seat sequences (budgets and plug-ins default to zeros)."""
+    codes = np.asarray(codes, dtype=np.int64)
+    zeros = np.zeros(len(codes), dtype=np.int64)
+    return Lineup(codes, zeros.copy() if budgets is None else np.asarray(budgets, dtype=np.int64),
+                  zeros.copy() if plugins is None else np.asarray(plugins, dtype=np.int64))

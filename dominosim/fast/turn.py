@@ -1,0 +1,349 @@
+"""The rules of the rule book (``docs/rules.md``) on a :class:`~dominosim.fast.board.Board`: the one
+compiled turn that the hand kernel and the search playouts share.
+
+:func:`advance` moves the turn to the next seat that can play, drawing and knocking as the rules
+say (or finds the hand blocked); :func:`play` puts a tile down; :func:`open_with` makes the opening
+play. Every rule is decided in one function here, mirroring :mod:`dominosim.game`: the playable
+suits (:func:`playable_suits`), where a tile goes and what the ends show after it (:func:`place`),
+the stitch-up (:func:`stitched_up`), drawing (:func:`draw_for`), knocking (:func:`knock`), the
+blocked hand (:func:`blocked`), the turn order (:func:`next_seat`), going out (:func:`goes_out`) and
+the score (:func:`score`). The ``shape`` (:mod:`dominosim.fast.shape`) makes what a game never does
+vanish at compile time: no drawing code in Block, no event log unless one is asked for.
+"""
+
+from __future__ import annotations
+
+from .board import (
+    BONE_END,
+    BONE_POS,
+    DRAWS,
+    EV_DRAW,
+    EV_END_INDEX,
+    EV_KIND,
+    EV_KNOCK,
+    EV_N_ENDS,
+    EV_PLAY,
+    EV_SEAT,
+    EV_STITCH,
+    EV_SUIT,
+    EV_TILE,
+    KNOCKED,
+    KNOCKS,
+    N_EMPTY,
+    N_ENDS,
+    N_SUITS,
+    OPEN_SUIT,
+    OPENER,
+    OPENING,
+    OUT,
+    PLAYS,
+    SEAT,
+    SUIT_MASK,
+    T_HIGH,
+    T_LOW,
+    count_moves,
+    give,
+    take,
+)
+from .gates import gate
+from .jit import jit_helper, jit_kernel
+from .params import DRAW_ONE, SCORE_GAME, SCORE_SPOTS
+
+PUB_PLAY, PUB_DRAW, PUB_KNOCK = 0, 1, 2
+
+
+# ---------------------------------------------------------------- who plays, what is playable
+@jit_kernel
+def side_of(rp, seat):
+    """Side of ``seat``: ``seat mod players/2`` with partnerships, the seat otherwise."""
+    return seat % rp.sides if rp.partnerships else seat
+
+
+@jit_kernel
+def partner_of(rp, seat):
+    """The partner's seat with partnerships, -1 otherwise."""
+    if rp.partnerships:
+        return seat + rp.sides if seat < rp.sides else seat - rp.sides
+    return -1
+
+
+@jit_kernel
+def next_seat(rp, counts, seat):
+    """The seat to the left, skipping seats that are out under ``team_out``."""
+    nxt = seat + 1 if seat + 1 < rp.players else 0  # no division in the turn loop
+    if rp.team_out:
+        while counts[nxt] == 0:
+            nxt = nxt + 1 if nxt + 1 < rp.players else 0
+    return nxt
+
+
+@jit_kernel
+def playable_suits(shape, rp, at):
+    """Mask of the suits a tile may be played on: the opening suit while arms are unfilled under
+    fill-first, every suit showing otherwise."""
+    if not shape.line and rp.fill and at[N_EMPTY] > 0:
+        return 1 << at[OPEN_SUIT]
+    return at[SUIT_MASK]
+
+
+@jit_kernel
+def other_end(tile, suit):
+    """The suit a tile shows after it is played on ``suit``."""
+    return T_HIGH[tile] if T_LOW[tile] == suit else T_LOW[tile]
+
+
+# ---------------------------------------------------------------- the layout
+@jit_helper
+def place(shape, rp, board, tile, suit):
+    """Put ``tile`` on the first playable end showing ``suit`` (under fill-first, the first empty
+    arm); a branching double opens two more ends. Returns the end's index."""
+    at, ends, arms, suit_count = board.at, board.ends, board.arms, board.suit_count
+    fill_phase = not shape.line and rp.fill and at[N_EMPTY] > 0
+    index = 0
+    n_ends = 2 if shape.line else at[N_ENDS]
+    for i in range(n_ends):
+        if ends[i] == suit and (not fill_phase or arms[i]):
+            index = i
+            break
+    other = other_end(tile, suit)
+    ends[index] = other
+    suit_count[suit] -= 1
+    suit_count[other] += 1
+    mask = at[SUIT_MASK]
+    if suit_count[suit] == 0:
+        mask &= ~(1 << suit)
+    mask |= 1 << other
+    if not shape.line:
+        if arms[index]:
+            arms[index] = False
+            at[N_EMPTY] -= 1
+        if other == suit and rp.branch:
+            for _ in range(2):
+                ends[n_ends] = suit
+                arms[n_ends] = False
+                n_ends += 1
+            suit_count[suit] += 2
+            at[N_ENDS] = n_ends
+    at[SUIT_MASK] = mask
+    return index
+
+
+@jit_kernel
+def stitched_up(at):
+    """At least two open ends, all showing one suit."""
+    mask = at[SUIT_MASK]
+    return at[N_ENDS] >= 2 and (mask & (mask - 1)) == 0
+
+
+@jit_kernel
+def set_opening(shape, rp, board, tile, double_lead):
+    """The open ends of the opening play: the double's suit on every arm (fill-first: all
+    unfilled), or a lead's two suits."""
+    at, ends, arms, suit_count = board.at, board.ends, board.arms, board.suit_count
+    for v in range(N_SUITS):
+        suit_count[v] = 0
+    n_ends = rp.arms if double_lead else 2
+    for i in range(n_ends):
+        ends[i] = T_LOW[tile] if double_lead or i == 0 else T_HIGH[tile]
+        arms[i] = double_lead and rp.fill
+        suit_count[ends[i]] += 1
+    at[N_ENDS] = n_ends
+    at[N_EMPTY] = n_ends if double_lead and rp.fill else 0
+    at[SUIT_MASK] = (1 << ends[0]) | (1 << ends[n_ends - 1])
+    at[OPEN_SUIT] = ends[0]
+
+
+# ---------------------------------------------------------------- logs
+@jit_kernel
+def log_event(shape, log, board, kind, seat, tile, suit, index, stitch, n_ends):
+    """Append an event (and the ends showing after it) to the event log; counts past a full log
+    so that the kernel can tell."""
+    n = log.count[0]
+    if n < log.events.shape[0]:
+        ev = log.events
+        ev[n, EV_KIND], ev[n, EV_SEAT], ev[n, EV_TILE], ev[n, EV_SUIT] = kind, seat, tile, suit
+        ev[n, EV_END_INDEX], ev[n, EV_STITCH], ev[n, EV_N_ENDS] = index, stitch, n_ends
+        for i in range(n_ends):
+            log.ends[n, i] = board.ends[i]
+    log.count[0] = n + 1
+
+
+@jit_kernel
+def log_public(shape, log, kind, seat, x):
+    """Append an event to the public log that search strategies read."""
+    n = log.count[1]
+    log.pub[n, 0], log.pub[n, 1], log.pub[n, 2] = kind, seat, x
+    log.count[1] = n + 1
+
+
+event = gate("events", log_event)
+""":func:`log_event` in the kernels that keep an event log, nothing elsewhere."""
+public = gate("searches", log_public)
+""":func:`log_public` in the kernels where a seat searches, nothing elsewhere."""
+
+
+# ---------------------------------------------------------------- a turn
+@jit_kernel
+def open_with(shape, rp, board, notes, log, seat, tile, double_lead):
+    """``seat`` makes the opening play with ``tile`` (the highest double, or any lead)."""
+    at = board.at
+    set_opening(shape, rp, board, tile, double_lead)
+    take(board, seat, tile)
+    if shape.styles:
+        record_played(notes, seat, tile)
+    at[OPENER], at[SEAT], at[PLAYS], at[KNOCKS], at[DRAWS], at[KNOCKED] = seat, seat, 1, 0, 0, 0
+    at[OPENING] = tile
+    at[OUT] = seat if goes_out(rp, board.counts, seat) else -1
+    event(shape, log, board, EV_PLAY, seat, tile, T_LOW[tile] if double_lead else -1, -1, 0,
+                  at[N_ENDS])
+    public(shape, log, PUB_PLAY, seat, tile)
+
+
+@jit_kernel
+def record_played(notes, seat, tile):
+    """Count a tile played by ``seat`` under each suit it holds."""
+    notes.played[seat, T_LOW[tile]] += 1
+    if T_HIGH[tile] != T_LOW[tile]:
+        notes.played[seat, T_HIGH[tile]] += 1
+
+
+@jit_helper
+def play(shape, rp, board, notes, log, seat, tile, suit):
+    """``seat`` plays ``tile`` on an end showing ``suit``."""
+    at = board.at
+    take(board, seat, tile)
+    if shape.styles:
+        record_played(notes, seat, tile)
+    index = place(shape, rp, board, tile, suit)
+    at[PLAYS] += 1
+    stitch = stitched_up(at)
+    if stitch:
+        notes.stitch[seat] += 1
+    at[KNOCKED] = 0
+    at[SEAT] = seat
+    if goes_out(rp, board.counts, seat):
+        at[OUT] = seat
+    event(shape, log, board, EV_PLAY, seat, tile, suit, index, 1 if stitch else 0, at[N_ENDS])
+    public(shape, log, PUB_PLAY, seat, tile)
+
+
+@jit_kernel
+def can_draw(rp, at):
+    """Whether a tile may still be drawn (the boneyard holds more than ``boneyard_keep``)."""
+    return at[BONE_END] - at[BONE_POS] - rp.keep > 0
+
+
+@jit_helper
+def draw_for(shape, rp, board, notes, log, seat, psm):
+    """``seat``, with no legal move, draws until it can play (``until_playable``) or once
+    (``one``), while the boneyard allows; returns its number of legal moves then."""
+    at = board.at
+    n = 0
+    while can_draw(rp, at):
+        tile = board.bone[at[BONE_POS]]
+        at[BONE_POS] += 1
+        give(board, seat, tile)
+        at[DRAWS] += 1
+        if shape.styles:
+            notes.lacks[seat] = 0  # the drawn tile is unknown: nothing is known of the new hand
+        event(shape, log, board, EV_DRAW, seat, tile, -1, -1, 0, 0)
+        public(shape, log, PUB_DRAW, seat, psm)
+        n = count_moves(shape, board.hands, seat, psm)
+        if n > 0 or rp.draw == DRAW_ONE:
+            break
+    return n
+
+
+@jit_helper
+def knock(shape, rp, board, notes, log, seat, psm):
+    """``seat`` passes: every seat learns it lacks the playable suits."""
+    at = board.at
+    at[KNOCKS] += 1
+    at[KNOCKED] |= 1 << seat
+    if shape.styles:
+        notes.lacks[seat] |= psm
+    event(shape, log, board, EV_KNOCK, seat, -1, psm, -1, 0, 0)
+    public(shape, log, PUB_KNOCK, seat, psm)
+
+
+@jit_helper
+def blocked(shape, rp, board):
+    """Whether no seat can ever play again: nothing can be drawn and every seat still holding
+    tiles has knocked since the last play."""
+    if shape.draws and can_draw(rp, board.at):
+        return False
+    holding = 0
+    for s in range(rp.players):
+        if board.counts[s] > 0:
+            holding |= 1 << s
+    return holding & ~board.at[KNOCKED] == 0
+
+
+@jit_helper
+def advance(shape, rp, board, notes, log):
+    """From the seat that moved last to the next seat that can play, drawing and knocking as the
+    rules say. Returns ``(n_moves, playable suits)`` with ``board.at[SEAT]`` the seat to move, or
+    ``(0, 0)`` when the hand is blocked."""
+    at = board.at
+    seat = at[SEAT]
+    while True:
+        seat = next_seat(rp, board.counts, seat)
+        psm = playable_suits(shape, rp, at)
+        n = count_moves(shape, board.hands, seat, psm)
+        if shape.draws and n == 0:
+            n = draw_for(shape, rp, board, notes, log, seat, psm)
+        if n > 0:
+            at[SEAT] = seat
+            return n, psm
+        knock(shape, rp, board, notes, log, seat, psm)
+        if blocked(shape, rp, board):
+            at[SEAT] = seat
+            return 0, 0
+
+
+# ---------------------------------------------------------------- the end, the score
+@jit_kernel
+def goes_out(rp, counts, seat):
+    """Whether the play that emptied ``seat``'s hand ends the hand (``team_out``: the partner is
+    out too)."""
+    if counts[seat] > 0:
+        return False
+    if not rp.team_out:
+        return True
+    return counts[partner_of(rp, seat)] == 0
+
+
+@jit_kernel
+def score(rp, pips, out_seat):
+    """``(winning_side, points)`` of a finished hand, as :func:`dominosim.game.score`."""
+    if out_seat >= 0:
+        winner = side_of(rp, out_seat)
+    else:
+        low = 1 << 30
+        winner = -1
+        ties = 0
+        for k in range(rp.sides):
+            total = pips[k] + (pips[k + rp.sides] if rp.partnerships else 0)
+            if total < low:
+                low, winner, ties = total, k, 0
+            elif total == low:
+                ties += 1
+        if ties > 0:
+            return -1, 0
+    if rp.scoring == SCORE_GAME:
+        return winner, 1
+    losers = 0
+    mine = 0
+    for s in range(rp.players):
+        if side_of(rp, s) == winner:
+            mine += pips[s]
+        else:
+            losers += pips[s]
+    if rp.scoring == SCORE_SPOTS:
+        return winner, losers - (mine if out_seat < 0 else 0)
+    total = 0
+    for s in range(rp.players):
+        if s != winner:
+            total += pips[s] - pips[winner]
+    return winner, total
+
