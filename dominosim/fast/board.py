@@ -167,8 +167,33 @@ def suit_union(psm, w):
 
 
 @jit_kernel
+def nth_bit(word, k):
+    """Index of the ``k``-th set bit (from 0) of ``word``."""
+    for _ in range(k):
+        word &= word - ONE
+    return lowest_bit(word)
+
+
+@jit_kernel
+def line_masks(hands, seat, psm):
+    """A line's legal tiles in one word: ``(tiles on the low suit, tiles on the high suit (0 when
+    both ends show one suit), low suit, high suit)``; ``psm`` holds one or two suits."""
+    low = lowest_bit(np.uint64(psm))
+    rest = psm & (psm - 1)
+    hand = hands[seat, 0]
+    on_low = hand & SUIT_TILES[low, 0]
+    if rest == 0:
+        return on_low, np.uint64(0), low, low
+    high = lowest_bit(np.uint64(rest))
+    return on_low, hand & SUIT_TILES[high, 0], low, high
+
+
+@jit_kernel
 def count_moves(shape, hands, seat, psm):
     """Number of distinct legal moves: a tile counts once per playable suit it holds."""
+    if shape.line and shape.words == 1:
+        on_low, on_high, _, _ = line_masks(hands, seat, psm)
+        return popcount(on_low) + popcount(on_high)
     n = 0
     rest = np.uint64(psm)
     while rest:
@@ -182,7 +207,21 @@ def count_moves(shape, hands, seat, psm):
 @jit_kernel
 def kth_move(shape, hands, seat, psm, k):
     """The ``k``-th legal move in canonical order (tile id, then suit), as ``(tile, suit)``: the
-    walk of :func:`fill_moves`, stopping at ``k`` (the random strategy's hot path)."""
+    walk of :func:`fill_moves`, stopping at ``k`` (the random strategy's hot path). On a line in
+    one word, straight from the two masks: only the tile (low, high) holds both suits."""
+    if shape.line and shape.words == 1:
+        on_low, on_high, low, high = line_masks(hands, seat, psm)
+        both = on_low & on_high
+        if both:
+            before = popcount((on_low | on_high) & (both - ONE))
+            if k == before:
+                return lowest_bit(both), low
+            if k == before + 1:
+                return lowest_bit(both), high
+            if k > before:
+                k -= 1
+        tile = nth_bit(on_low | on_high, k)
+        return tile, low if (on_low >> np.uint64(tile)) & ONE else high
     for w in range(shape.words):
         word = hands[seat, w] & suit_union(psm, w)
         while word:
