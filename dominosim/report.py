@@ -162,7 +162,7 @@ def render_sweep(data: Path, out: Path) -> None:
     (out / "opener_advantage.md").write_text(
         "# The opener's advantage in every preset and player count\n\n"
         "The share of hands the opener's side wins, less its fair share of the decided hands "
-        "((1 - ties) / sides, RULES.md), with a 95% interval, in every cell of the sweep "
+        "((1 - ties) / sides, docs/rules.md), with a 95% interval, in every cell of the sweep "
         "(individual play; every seat plays the named strategy).\n\n"
         "![opener's advantage](opener_advantage.png)\n\n" + markdown_table(table) + "\n\n"
         + _footer())
