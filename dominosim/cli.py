@@ -43,7 +43,8 @@ COMMANDS: dict[str, tuple[str, Callable[[list[str], str], int]]] = {
               "and a report", _batch),
     "report": ("regenerate the Markdown reports and figures of reports/", _report),
 }
-"""The subcommands: name -> (one-line help, runner taking the remaining arguments and a prog)."""
+"""The subcommands: name -> (one-line help, runner taking the remaining arguments and a prog).
+A new one (say ``play``, a hand at the terminal) is one more entry; ``--help`` lists it."""
 
 
 def _help() -> str:

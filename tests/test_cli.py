@@ -10,6 +10,7 @@ import sys
 import tomllib
 from pathlib import Path
 
+import pytest
 from packaging.requirements import Requirement
 
 import dominosim as ds
@@ -60,6 +61,7 @@ def test_console_subcommand_help_names_the_subcommand():
         assert done.stdout.startswith(f"usage: dominosim {command} ")
 
 
+@pytest.mark.slow  # plays a sample of every cell (the first time: compiles the engine)
 def test_console_batch_dry_run_on_example_prints_plan_and_writes_nothing(tmp_path):
     out = tmp_path / "out"
     done = _run(_script(), "batch", str(EXAMPLE), "--dry-run", "--hands", "200", "--jobs", "1",

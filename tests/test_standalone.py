@@ -13,6 +13,7 @@ import sys
 from pathlib import Path
 
 import pandas as pd
+import pytest
 from exact_values import exact_table, find_validation
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -59,6 +60,7 @@ def test_tracked_files_cite_no_folder_outside_repository():
     assert offenders == []
 
 
+@pytest.mark.slow
 def test_bare_clone_collects_every_test(tmp_path):
     clone = tmp_path / "dominosim"
     for path in _tracked_files():
