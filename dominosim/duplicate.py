@@ -3,7 +3,7 @@
 Hand ``i`` of a run deals its tiles from ``(seed, i)`` alone, whoever sits at the table, so
 :func:`dominosim.simulate` with two line-ups on one seed plays the same deals in both. Playing every
 deal once per rotation and pairing the results deal by deal cancels most of the luck of the deal
-(DESIGN.md, "Strategies"):
+(docs/design.md, "Strategies"):
 
 * **Two sides** (two individual seats, or four players in partnerships): line-up X puts strategy A
   on side 0's seats and B on side 1's, line-up Y swaps them; each deal is played in both.
@@ -12,9 +12,10 @@ deal once per rotation and pairing the results deal by deal cancels most of the 
   every other) and "B against the rest playing A", each over every rotation of the lone side, so
   each deal is played ``2 * n_sides`` times.
 
-A hand scores 1 for a win, 0 for a loss; a tie is shared among the tied sides (half each when two
-tie: DESIGN.md's "a tie as half a win"; a third each in the rare three-way tie of 3+ sides, so that
-the shares of a hand always sum to 1 and the fair share of a side is ``1 / n_sides``).
+A hand scores 1 for a win, 0 for a loss; a tie is shared among the tied sides (docs/design.md: "a
+tie counts as a share of a win"): half each when two tie, a third each in the rare three-way tie of
+3+ sides, so that the shares of a hand always sum to 1 and the fair share of a side is
+``1 / n_sides``.
 
 Examples
 --------

@@ -1,4 +1,4 @@
-"""The reference game state: the rules of RULES.md as plain Python, one small function per rule.
+"""The reference game state: the rule book (docs/rules.md) as plain Python, one small function per rule.
 
 Tiles are ``(a, b)`` tuples with ``a <= b``; a move is ``Move(tile, suit)``: the tile goes on an open
 end showing ``suit`` (``suit = -1`` for the lead of ``opening='any'`` onto an empty table). Legal
@@ -298,7 +298,7 @@ def score(rules: Rules, pips_left: list[int], out_seat: int = -1) -> tuple[int, 
     """``(winning_side, points)`` of a finished hand; ``out_seat`` is -1 for a blocked hand.
 
     >>> r = Rules(max_pip=6, players=4, hand_size=6, partnerships=True)
-    >>> score(r, [10, 8, 3, 12])          # RULES.md example 5: 20 - 13
+    >>> score(r, [10, 8, 3, 12])          # docs/rules.md example 5: 20 - 13
     (0, 7)
     >>> score(r, [7, 10, 0, 5], out_seat=2)  # example 6: the partner's 7 never count
     (0, 15)

@@ -1,4 +1,4 @@
-"""Hand records: the columns of the public contract (DESIGN.md) and their compact dtypes.
+"""Hand records: the columns of the public contract (docs/records.md) and their compact dtypes.
 
 Both engines produce records with exactly these columns; :func:`to_frame` turns them into the
 DataFrame that :func:`dominosim.simulate` returns.

@@ -162,7 +162,7 @@ def render_sweep(data: Path, out: Path) -> None:
     (out / "opener_advantage.md").write_text(
         "# The opener's advantage in every preset and player count\n\n"
         "The share of hands the opener's side wins, less its fair share of the decided hands "
-        "((1 - ties) / sides, RULES.md), with a 95% interval, in every cell of the sweep "
+        "((1 - ties) / sides, docs/rules.md), with a 95% interval, in every cell of the sweep "
         "(individual play; every seat plays the named strategy).\n\n"
         "![opener's advantage](opener_advantage.png)\n\n" + markdown_table(table) + "\n\n"
         + _footer())
@@ -316,9 +316,9 @@ def _index(out: Path) -> None:
                     for p in sorted(out.glob("*.md")) if p.name != "README.md") + "\n")
 
 
-def main(argv: list[str] | None = None) -> list[Path]:
+def main(argv: list[str] | None = None, prog: str = "python -m dominosim.report") -> list[Path]:
     """Run the command line; returns the files written."""
-    parser = argparse.ArgumentParser(prog="python -m dominosim.report", description=(
+    parser = argparse.ArgumentParser(prog=prog, description=(
         "Regenerate the Markdown reports and PNG figures in reports/ (see the module docs)."))
     parser.add_argument("--sweep", default="results/block_vs_draw",
                         help="output folder of a finished sweep (default: the default sweep's)")
@@ -351,9 +351,15 @@ def main(argv: list[str] | None = None) -> list[Path]:
     return sorted(out.rglob("*.*"))
 
 
-if __name__ == "__main__":
+def cli(argv: list[str] | None = None, prog: str = "python -m dominosim.report") -> int:
+    """Run the command line as a program: the exit status, 2 with a one-line error for bad input."""
     try:
-        main()
+        main(argv, prog)
     except ValueError as error:
-        print(f"python -m dominosim.report: {error}", file=sys.stderr)
-        raise SystemExit(2) from None
+        print(f"{prog}: {error}", file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(cli())

@@ -1,4 +1,4 @@
-"""The rule model of RULES.md: one frozen, validated dataclass and the seeds' presets.
+"""The rule model of the rule book (docs/rules.md): one frozen, validated dataclass and the seeds' presets.
 
 Examples
 --------
@@ -23,7 +23,7 @@ ENDS = ("out", "team_out")
 SCORINGS = ("game", "spots", "balance")
 PRESETS = ("block", "draw", "cross", "double_nine_cross", "ivory")
 
-# (preset, max_pip) -> {players: hand_size}, exactly the presets table of RULES.md.
+# (preset, max_pip) -> {players: hand_size}, exactly the presets table of docs/rules.md.
 _HAND_SIZES: dict[tuple[str, int], dict[int, int]] = {
     ("block", 6): {2: 8, 3: 6, 4: 6, 5: 5},
     ("block", 9): {4: 9},
@@ -75,7 +75,7 @@ def _check_bool(field: str, value: Any) -> None:
 
 @dataclass(frozen=True)
 class Rules:
-    """Every parameter of one rule set of RULES.md, validated on construction.
+    """Every parameter of one rule set of docs/rules.md, validated on construction.
 
     Build one from a preset with :meth:`Rules.preset`, or directly with every field you need.
     Invalid values and combinations raise ``ValueError`` naming the field, the allowed values and
@@ -234,7 +234,7 @@ class Rules:
         Parameters
         ----------
         name : {'block', 'draw', 'cross', 'double_nine_cross', 'ivory'}
-            The game, as in the presets table of RULES.md.
+            The game, as in the presets table of docs/rules.md.
         players : int
             Seats at the table (default 2).
         **overrides

@@ -1,4 +1,4 @@
-"""Shared helpers: estimate the quantities of ../shared/validation/exact.csv from hand records."""
+"""Shared helpers: estimate the quantities of tests/data/validation/exact.csv from hand records."""
 
 from __future__ import annotations
 
@@ -9,14 +9,13 @@ import pandas as pd
 
 import dominosim as ds
 
+VALIDATION = Path(__file__).resolve().parent / "data" / "validation"
+"""The validation tables, kept in the repository (tests/data/README.md says where they come from)."""
+
 
 def find_validation() -> Path:
-    """The validation folder: ../shared/validation beside the checkout (as CI lays it out)."""
-    for base in Path(__file__).resolve().parents:
-        candidate = base / "shared" / "validation"
-        if (candidate / "exact.csv").exists():
-            return candidate
-    raise FileNotFoundError("../shared/validation/exact.csv was not found beside the checkout.")
+    """The folder of ``exact.csv`` and ``redeal.csv``: ``tests/data/validation`` in this repository."""
+    return VALIDATION
 
 
 def exact_table() -> pd.DataFrame:

@@ -1,6 +1,6 @@
 """The compiled engine against the reference engine, hand for hand and event for event.
 
-When they disagree the rule book decides: the reference engine is checked against RULES.md by the
+When they disagree the rule book decides: the reference engine is checked against docs/rules.md by the
 scripted tests and against the exact values; here the compiled engine must equal it exactly.
 """
 

@@ -1,4 +1,4 @@
-"""Both engines against the exact values of ../shared/validation (uniform random play).
+"""Both engines against the exact values of tests/data/validation (uniform random play).
 
 Each configuration is simulated at a fixed seed; every quantity must lie within 4 standard errors of
 its exact value (the seed is fixed, so the test cannot flake).

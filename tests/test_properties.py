@@ -1,5 +1,5 @@
 """Property tests: hands of random valid rule sets, replayed event by event by a checker written
-from RULES.md alone (it shares no move, turn or scoring code with the engine).
+from docs/rules.md alone (it shares no move, turn or scoring code with the engine).
 
 The checker starts from the deal the hand was played from and walks the event log: it keeps its own
 hands, boneyard and list of open ends, and asserts at every step that the event was allowed and that
@@ -81,7 +81,7 @@ def hands_to_play(draw):
 
 
 class Replay:
-    """The table as RULES.md describes it, rebuilt from a deal and moved on by events."""
+    """The table as docs/rules.md describes it, rebuilt from a deal and moved on by events."""
 
     def __init__(self, rules, hands, boneyard):
         self.rules = rules

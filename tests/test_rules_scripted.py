@@ -1,8 +1,8 @@
-"""Scripted hands, one or more for every rule of RULES.md: explicit tiles, every step asserted.
+"""Scripted hands, one or more for every rule of docs/rules.md: explicit tiles, every step asserted.
 
-Tiles are written ``(low, high)`` as the engine stores them; RULES.md writes them high end first, so
+Tiles are written ``(low, high)`` as the engine stores them; docs/rules.md writes them high end first, so
 its 5-2 is ``(2, 5)`` here. Ends are compared in the engine's list order (the order they were
-opened, RULES.md "The drawing of the layout"); RULES.md's worked examples list them as a multiset,
+opened, docs/rules.md "The drawing of the layout"); its worked examples list them as a multiset,
 so those comparisons sort both sides.
 """
 
@@ -394,7 +394,7 @@ def test_boneyard_keep_zero_same_position_must_draw_on():
 def test_cross_fill_first_worked_example_1():
     rules = Rules.preset("cross", players=3)
     state = opened(rules, [[(5, 5), (0, 0)], [(2, 5), (3, 4)], [(2, 6), (1, 5)]])
-    # RULES.md has the next seat hold 6-6 too; a highest-double opening would have led it, so it
+    # docs/rules.md has the next seat hold 6-6 too; a highest-double opening would have led it, so it
     # is handed over after the 5-5 lead to set the example's position exactly.
     state.boneyard.remove((6, 6))
     state.hands[1].append((6, 6))

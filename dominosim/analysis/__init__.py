@@ -1,6 +1,6 @@
 """Analysis: hand records in, tidy tables with intervals out.
 
-Every function reads records, never an engine (DESIGN.md, layer 6): a DataFrame of hand records
+Every function reads records, never an engine (docs/design.md, layer 6): a DataFrame of hand records
 (:func:`dominosim.simulate`, or the batch runner's Parquet dataset, whose cell columns can be named
 in ``groups``), a :class:`~dominosim.Summary` where sums suffice, or a dict of either by variant
 label. Statistics live here; :mod:`dominosim.plots` only draws the tables.

@@ -2,7 +2,7 @@
 
 The chain
 ---------
-A match (RULES.md, "Match"; :func:`dominosim.reference.play_match`) deals hand after hand, each
+A match (docs/rules.md, "Matches"; :func:`dominosim.reference.play_match`) deals hand after hand, each
 independent of the others and alike in distribution; after each hand the winning side adds its
 points, and the first side whose total reaches ``target`` wins. So the running scores form a Markov
 chain on the vectors ``(s_0, ..., s_{S-1})`` with every ``s_j < target``, absorbing as soon as one

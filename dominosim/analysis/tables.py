@@ -199,7 +199,7 @@ def _opener_moments(src: Source) -> dict[str, float]:
 
 def opener_advantage(data: Any, *, groups: Any = None, rules: Rules | None = None,
                      confidence: float = 0.95) -> pd.DataFrame:
-    """The opener's advantage (RULES.md, "Terms the analysis uses"), with intervals.
+    """The opener's advantage (docs/rules.md, "Terms the analysis uses"), with intervals.
 
     The advantage is ``P(the opener's side wins) - (1 - P(tie)) / S`` with ``S`` sides: the
     opener's share of the decided hands beyond a fair one. Per hand it is the mean of
@@ -438,7 +438,7 @@ def _ratio_se(s: np.ndarray, m: np.ndarray) -> tuple[float, float]:
 
 def stitch_ups(data: Any, *, per: str = "hand", groups: Any = None,
                rules: Rules | None = None, confidence: float = 0.95) -> pd.DataFrame:
-    """Stitch-up frequencies (RULES.md: a play after which two or more ends all show one suit).
+    """Stitch-up frequencies (docs/rules.md: a play after which two or more ends all show one suit).
 
     Parameters
     ----------

@@ -130,7 +130,7 @@ def summary_row(s: Summary) -> dict[str, float]:
     95% normal intervals.
 
     ``opener_wins`` is the share of hands won by the opener's side; ``opener_advantage`` is that
-    share less a fair share of the decided hands, ``(1 - ties) / sides`` (RULES.md), and
+    share less a fair share of the decided hands, ``(1 - ties) / sides`` (docs/rules.md), and
     ``opener_points_advantage`` the opener's side's mean points per hand less the mean over all
     sides. ``side<k>_wins`` is side ``k``'s share of the hands (a tie counts for no side).
     """

@@ -114,5 +114,5 @@ def render(sweep: Sweep, table: pd.DataFrame) -> str:
               "Shares of hands with 95% Wilson intervals; means per hand with 95% normal "
               "intervals. A tie (a blocked hand whose fewest pips are shared) counts for no side. "
               "The advantage is the opener's side's share less a fair share of the decided hands, "
-              "(1 - ties) / sides, as RULES.md defines it.", "", markdown_table(cells_table(table)), ""]
+              "(1 - ties) / sides, as docs/rules.md defines it.", "", markdown_table(cells_table(table)), ""]
     return "\n".join(parts)

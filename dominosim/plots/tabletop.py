@@ -1,7 +1,7 @@
 """One hand's layout drawn from its event log: the tiles on the table seen from above.
 
 Play depends only on the multiset of open ends, so the engines keep no positions; this module gives
-the tiles places the way players lay them (RULES.md, "The drawing of the layout"). Every open end is
+the tiles places the way players lay them (docs/rules.md, "The drawing of the layout"). Every open end is
 a *chain* with a tip and a heading, in the order the engines list the ends (the opening tile's ends
 first; a branching double appends two). A play goes on the chain of its event's ``end_index``:
 
