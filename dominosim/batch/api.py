@@ -228,9 +228,8 @@ def dry_run(sweep: Sweep, out: str | Path | None = None, *, jobs: int | None = N
 
 def _estimate(task: Task, sample: int, jobs: int | None) -> float:
     """Seconds per hand of a task's cell, from a sample played now."""
-    probe = Task(task.cell, 0, 0, min(sample, task.n), task.rules, task.lineup, task.seed,
-                 task.keep)
-    play(Task(task.cell, 0, 0, 1, task.rules, task.lineup, task.seed, task.keep), jobs)
+    probe = dataclasses.replace(task, index=0, start=0, n=min(sample, task.n))
+    play(dataclasses.replace(task, index=0, start=0, n=1), jobs)
     clock = time.perf_counter()
     encode(probe, play(probe, jobs))
     return (time.perf_counter() - clock) / probe.n

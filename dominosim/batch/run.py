@@ -33,7 +33,8 @@ from tqdm.auto import tqdm
 from ..api import simulate
 from ..rules import Rules
 from ..summary import Summary
-from .output import encode_hands, encode_sums
+from .dataset import ChunkForm, chunk_forms
+from .output import encode_hands, encode_sums, engine_version, versions
 from .store import Store, chunk_path
 from .sweep import Sweep
 
@@ -50,13 +51,16 @@ class Task:
     lineup: tuple[str, ...]
     seed: int
     keep: str
+    form: ChunkForm | None = None
+    """How the chunk's files are written (:func:`encode` needs it; playing does not)."""
 
 
 def tasks_of(sweep: Sweep, done: Iterable[tuple[int, int]]) -> list[Task]:
     """The chunks of ``sweep`` not among ``done`` (``(cell, chunk)`` pairs), in sweep order."""
     done = set(done)
+    forms = chunk_forms(sweep, engine_version(), versions())
     return [Task(c.cell, c.index, c.start, c.n, sweep.cells[c.cell].rules,
-                 sweep.cells[c.cell].lineup, sweep.seed, sweep.keep)
+                 sweep.cells[c.cell].lineup, sweep.seed, sweep.keep, forms[c.cell])
             for c in sweep.chunks() if (c.cell, c.index) not in done]
 
 
@@ -69,11 +73,12 @@ def play(task: Task, n_jobs: int | None = None) -> Summary | pd.DataFrame:
 def encode(task: Task, result: Summary | pd.DataFrame) -> dict[str, bytes]:
     """A played chunk's files, by path relative to the output folder."""
     if isinstance(result, pd.DataFrame):
-        files = {chunk_path("hands", task.cell, task.index): encode_hands(result)}
+        files = {chunk_path("hands", task.cell, task.index):
+                 encode_hands(result, task.form, task.index, task.start)}
         result = Summary.from_frame(task.rules, result)
     else:
         files = {}
-    sums = encode_sums(result.sums, task.rules.players, task.index, task.start)
+    sums = encode_sums(result.sums, task.rules.players, task.form, task.index, task.start, task.n)
     return {chunk_path("sums", task.cell, task.index): sums, **files}
 
 
