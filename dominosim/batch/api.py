@@ -28,7 +28,14 @@ from typing import Any, TextIO
 import numba
 import pandas as pd
 
-from .output import engine_version, read_sums, summary_table, table_bytes, versions
+from .output import (
+    engine_version,
+    read_sums,
+    summary_metadata,
+    summary_table,
+    table_bytes,
+    versions,
+)
 from .report import render
 from .run import Progress, Task, encode, play, play_and_encode, run_dask, run_local, tasks_of
 from .store import Store, write_atomic
@@ -149,7 +156,7 @@ def _run(sweep: Sweep, store: Store, fresh: bool, jobs: int | None, client: Any,
         progress.close()
     table = summary_table(sweep.cells, [read_sums(store.root, c.index, c.rules)
                                         for c in sweep.cells])
-    parquet, csv = table_bytes(table)
+    parquet, csv = table_bytes(table, summary_metadata(sweep, engine))
     write_atomic(store.root / "summary.parquet", parquet)
     write_atomic(store.root / "summary.csv", csv)
     write_atomic(store.root / "report.md", render(sweep, table).encode())

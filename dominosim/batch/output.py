@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import hashlib
 import io
+import json
 import math
 import platform
 import re
@@ -36,7 +37,7 @@ import pyarrow.parquet as pq
 from ..analysis import wilson_interval
 from ..records import SEAT_COLUMNS
 from ..summary import Summary, summary_fields
-from .dataset import _CATEGORIES, ChunkForm, listed_files, read_chunks
+from .dataset import _CATEGORIES, METADATA_KEY, ChunkForm, listed_files, read_chunks
 
 Z95 = 1.959963984540054
 """The two-sided 95% quantile of the standard normal."""
@@ -215,11 +216,25 @@ def summary_table(cells, sums: list[Summary]) -> pd.DataFrame:
     return frame[[c for c in frame.columns if c not in sides] + sides]
 
 
-def table_bytes(frame: pd.DataFrame) -> tuple[bytes, bytes]:
-    """The summary table as Parquet and as CSV bytes."""
+def table_bytes(frame: pd.DataFrame, metadata: dict | None = None) -> tuple[bytes, bytes]:
+    """The summary table as Parquet and as CSV bytes; ``metadata`` (the sweep, its cells, the
+    versions) goes as JSON under the Parquet file's ``dominosim`` key."""
+    table = pa.Table.from_pandas(frame, preserve_index=False)
+    if metadata is not None:
+        table = table.replace_schema_metadata(
+            {**table.schema.metadata, METADATA_KEY: json.dumps(metadata, sort_keys=True).encode()})
     sink = io.BytesIO()
-    frame.to_parquet(sink, index=False)
+    pq.write_table(table, sink)
     return sink.getvalue(), frame.to_csv(index=False, float_format="%.6g").encode()
+
+
+def summary_metadata(sweep, engine: dict) -> dict:
+    """What ``summary.parquet`` carries under its ``dominosim`` key: the sweep's name,
+    description and settings, every cell (rules, line-up, axes), the engine and the versions."""
+    return {"sweep": {"name": sweep.name, "description": sweep.description, "seed": sweep.seed,
+                      "hands": sweep.hands, "chunk_size": sweep.chunk_size, "keep": sweep.keep},
+            "seed": sweep.seed, "cells": [c.describe() for c in sweep.cells], "engine": engine,
+            "versions": versions()}
 
 
 # ---------------------------------------------------------------------------- versions
