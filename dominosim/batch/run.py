@@ -28,9 +28,9 @@ from itertools import islice
 from typing import Any, TextIO
 
 import pandas as pd
-from tqdm.auto import tqdm
 
 from ..api import simulate
+from ..progress import bar, in_notebook
 from ..rules import Rules
 from ..summary import Summary
 from .dataset import ChunkForm, chunk_forms
@@ -89,8 +89,8 @@ def play_and_encode(task: Task) -> dict[str, bytes]:
 
 # ---------------------------------------------------------------------------- progress
 class Progress:
-    """A progress bar on a terminal (cells, chunks, hands per second, time left), plain log lines
-    otherwise (at most one every ``interval`` seconds, and one at the end); nothing if ``quiet``."""
+    """A progress bar on a terminal or in Jupyter (cells, chunks, hands per second, time left),
+    plain log lines otherwise (at most one every ``interval`` seconds, and one at the end); nothing if ``quiet``."""
 
     def __init__(self, sweep: Sweep, done: Iterable[tuple[int, int]], *, quiet: bool = False,
                  stream: TextIO | None = None, interval: float = 10.0):
@@ -109,9 +109,11 @@ class Progress:
         self.chunks, self.first = len(done), self.hands
         self.started = self.last = time.perf_counter()
         self.bar = None
-        if not quiet and self.stream.isatty():
-            self.bar = tqdm(total=self.total, initial=self.hands, unit="hand", unit_scale=True,
-                            desc=sweep.name, file=self.stream, dynamic_ncols=True, smoothing=0.1)
+        # a widget in Jupyter (the kernel's stderr is no terminal), text on a terminal
+        widget = stream is None and in_notebook()
+        if not quiet and (widget or self.stream.isatty()):
+            self.bar = bar(total=self.total, initial=self.hands, desc=sweep.name, show=True,
+                           file=None if widget else self.stream, smoothing=0.1)
             self.bar.set_postfix_str(self._counts(), refresh=False)
 
     @property
