@@ -116,6 +116,8 @@ class Facts:
 
 
 def _facts_of_frame(df: pd.DataFrame, rules: Rules | None) -> Facts:
+    if rules is None and isinstance(df.attrs.get("rules"), Rules):
+        rules = df.attrs["rules"]  # the records of ds.simulate carry their rules
     if rules is not None:
         return Facts(rules.players, rules.partnerships, rules.target)
     if "players" not in df.columns or "partnerships" not in df.columns:
