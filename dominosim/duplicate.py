@@ -296,7 +296,23 @@ class Comparison:
         return "\n".join(lines)
 
     def __repr__(self) -> str:
-        return self.summary()
+        """Two lines: who, on what, the paired win-rate difference and the variance reduction
+        (:meth:`summary` has the whole table)."""
+        diff = self.row("win_rate_diff")
+        return (f"Comparison A={self.a!r} vs B={self.b!r}, {self.n_deals:,} deals (seed "
+                f"{self.seed}) of {self.rules!r}:\n  win_rate_diff {diff.estimate:+.4f} "
+                f"[{diff.ci_low:+.4f}, {diff.ci_high:+.4f}], variance reduction "
+                + ", ".join(f"{q} {r:.2f}" for q, r in self.variance_reduction.items()))
+
+    def _repr_html_(self) -> str:
+        from .display import card, frame
+
+        reduction = ", ".join(f"{q} {r:.2f}" for q, r in self.variance_reduction.items())
+        return card(f"A={self.a!r} vs B={self.b!r}",
+                    f"on {self.n_deals:,} duplicate deals (seed {self.seed}, engine "
+                    f"{self.engine!r}) of {self.rules!r}; {self.confidence:.0%} intervals",
+                    frame(self.table),
+                    f"<p>variance reduction (unpaired / paired): {reduction}</p>")
 
 
 def compare(rules: Rules, a: Any, b: Any, n_deals: int, seed: int = 0, *, engine: str = "fast",
@@ -602,7 +618,23 @@ class Tournament:
             self.ratings.to_string(**fmt)])
 
     def __repr__(self) -> str:
-        return self.summary()
+        """Two lines: the strategies, the deals and the ratings, best first (:meth:`summary`
+        has the tables)."""
+        ratings = ", ".join(f"{r.strategy} {r.rating:+.3f}" for r in self.ratings.itertuples())
+        return (f"Tournament of {', '.join(map(repr, self.strategies))}, {self.n_deals:,} deals "
+                f"(seed {self.seed}) of {self.rules!r}:\n  Bradley-Terry ratings {ratings}")
+
+    def _repr_html_(self) -> str:
+        from .display import card, frame
+
+        return card("Tournament", f"of {', '.join(map(repr, self.strategies))} on "
+                    f"{self.n_deals:,} duplicate deals per pair (seed {self.seed}) of "
+                    f"{self.rules!r}; {self.confidence:.0%} intervals",
+                    "<p>Bradley-Terry ratings (log-strength, mean 0), best first:</p>",
+                    frame(self.ratings),
+                    "<p>A's win rate over B (row A, column B):</p>",
+                    frame(self.win_matrix, index=True),
+                    "<p>Every pair:</p>", frame(self.pairs))
 
 
 def _pair_row(a: str, b: str, c: Comparison) -> dict[str, Any]:

@@ -53,6 +53,27 @@ class SweepResult:
     hands_played: int
     seconds: float
 
+    SHOWN = ("label", "hands", "opener_advantage", "opener_advantage_low",
+             "opener_advantage_high", "blocked", "ties", "points", "stitch_ups")
+    """The summary's columns an HTML display shows (``summary`` holds them all)."""
+
+    def __repr__(self) -> str:
+        """One line: the folder, the cells and what this run played."""
+        return (f"SweepResult({len(self.summary)} cells into {str(self.out)!r}: "
+                f"{self.chunks_played} chunks played ({self.hands_played:,} hands in "
+                f"{self.seconds:.1f} s), {self.chunks_skipped} finished earlier)")
+
+    def _repr_html_(self) -> str:
+        from ..display import card, frame
+
+        shown = [c for c in self.SHOWN if c in self.summary]
+        return card("Sweep", f"into {str(self.out)!r}: {len(self.summary)} cells, "
+                    f"{self.chunks_played} chunks played ({self.hands_played:,} hands in "
+                    f"{self.seconds:.1f} s), {self.chunks_skipped} finished earlier",
+                    frame(self.summary[shown]),
+                    "<p>Every column: <code>result.summary</code>; the report: "
+                    "<code>report.md</code> in the folder.</p>")
+
 
 def check_jobs(jobs: Any) -> int | None:
     """``jobs`` as the number of local cores to use (None: all that numba may use)."""
