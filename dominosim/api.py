@@ -77,8 +77,9 @@ def _lineup_names(rules: Rules, strategies: Any) -> tuple[str, ...]:
 
 def _with_attrs(df: pd.DataFrame, rules: Rules, strategies: Any, seed: int, start: int,
                 engine: str) -> pd.DataFrame:
-    df.attrs.update(rules=rules, lineup=_lineup_names(rules, strategies), seed=seed,
-                    start=start, engine=engine)
+    # plain data (the rules as a dict of fields): pyarrow then keeps attrs in a Parquet file
+    df.attrs.update(rules=rules.to_dict(), lineup=list(_lineup_names(rules, strategies)),
+                    seed=seed, start=start, engine=engine)
     return df
 
 
@@ -122,9 +123,11 @@ def simulate(rules: Rules, strategies: Any, n_hands: int, seed: int = 0, *,
     -------
     pandas.DataFrame or Summary
         One row per hand, columns as in :mod:`dominosim.records`; or the summary. The
-        DataFrame's ``attrs`` hold the run: ``rules``, ``lineup`` (every seat's strategy name),
-        ``seed``, ``start`` and ``engine``; the analysis functions read ``rules`` and
-        ``lineup`` there when they are not passed.
+        DataFrame's ``attrs`` hold the run as plain data: ``rules`` (the fields, as
+        :meth:`Rules.to_dict`; ``Rules(**df.attrs["rules"])`` rebuilds them), ``lineup``
+        (every seat's strategy name), ``seed``, ``start`` and ``engine``; the analysis functions
+        read ``rules`` and ``lineup`` there when they are not passed, and ``df.to_parquet``
+        keeps them.
 
     Examples
     --------
@@ -138,8 +141,8 @@ def simulate(rules: Rules, strategies: Any, n_hands: int, seed: int = 0, *,
     True
     >>> ds.simulate(rules, "random", n_hands=10_000, seed=1, keep="summary").n_hands
     10000
-    >>> df.attrs["rules"] == rules, df.attrs["lineup"], df.attrs["seed"]
-    (True, ('random', 'random'), 1)
+    >>> ds.Rules(**df.attrs["rules"]) == rules, df.attrs["lineup"], df.attrs["seed"]
+    (True, ['random', 'random'], 1)
     """
     rules = _check_rules(rules)
     _check_count("n_hands", n_hands)

@@ -45,6 +45,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pyarrow as pa
 import pyarrow.dataset as pds
 
@@ -86,9 +87,18 @@ class ChunkForm:
     metadata: dict
 
     def cell_columns(self, n: int) -> dict[str, pa.Array]:
-        """The cell's columns for ``n`` rows."""
-        return {name: pa.array([value] * n, self.hands.field(name).type)
-                for name, value in self.values}
+        """The cell's columns for ``n`` rows (text as a one-word dictionary: cheap to build and
+        to store)."""
+        columns = {}
+        for name, value in self.values:
+            kind = self.hands.field(name).type
+            if pa.types.is_dictionary(kind):
+                word = value if isinstance(value, str) or value is None else str(value)
+                columns[name] = pa.DictionaryArray.from_arrays(
+                    pa.array(np.zeros(n, np.int8)), pa.array([word], kind.value_type))
+            else:
+                columns[name] = pa.repeat(pa.scalar(value, kind), n)
+        return columns
 
     def file_metadata(self, chunk: int, start: int, n: int) -> dict[bytes, bytes]:
         """The key-value metadata of one chunk file."""
@@ -121,16 +131,22 @@ def _axes(sweep) -> list[str]:
     return names
 
 
+_TEXT = pa.dictionary(pa.int8(), pa.string())
+
+
 def _cell_schema(sweep, axis_names: list[str]) -> list[pa.Field]:
-    fields = [pa.field("preset", pa.string(), nullable=False),
+    fields = [pa.field("preset", _TEXT, nullable=False),
               pa.field("players", pa.int8(), nullable=False),
               pa.field("partnerships", pa.bool_(), nullable=False),
-              pa.field("strategies", pa.string(), nullable=False),
-              pa.field("lineup", pa.string(), nullable=False),
-              pa.field("label", pa.string(), nullable=False)]
+              pa.field("strategies", _TEXT, nullable=False),
+              pa.field("lineup", _TEXT, nullable=False),
+              pa.field("label", _TEXT, nullable=False)]
     for key in axis_names:
         values = [getattr(c.rules, key) for c in sweep.cells]
-        kind = pa.array(values).type if len({type(v) for v in values}) == 1 else pa.string()
+        kinds = {type(v) for v in values if v is not None}
+        kind = pa.array(values).type if len(kinds) == 1 else pa.string()
+        if pa.types.is_string(kind):
+            kind = _TEXT
         fields.append(pa.field(_axis_column(key), kind, nullable=any(v is None for v in values)))
     return fields
 

@@ -43,8 +43,10 @@ Z95 = 1.959963984540054
 """The two-sided 95% quantile of the standard normal."""
 
 ENGINE_SOURCES = ("fast/*.py", "tiles.py", "rng.py", "rules.py", "records.py", "summary.py",
-                  "strategies.py")
-"""The sources that decide a hand's record: their digest is the engine version of a sweep."""
+                  "strategies.py", "batch/output.py", "batch/dataset.py")
+"""The sources that decide a hand's record and the bytes of its chunk files: their digest is the
+engine version of a sweep (a folder whose chunks another version wrote is not resumed, so its
+files never mix two layouts)."""
 
 
 # ---------------------------------------------------------------------------- chunk files
