@@ -18,6 +18,7 @@ import pyarrow.parquet as pq
 import pytest
 
 import dominosim as ds
+from dominosim import batch
 from dominosim.batch import load_sweep, parse_sweep, read_hands, run_sweep
 from dominosim.batch.output import read_sums
 
@@ -142,6 +143,17 @@ def test_read_hands_selected_cells_keep_their_dtypes(out):
     expected = _expected_hands(sweep.cells[0])
     pd.testing.assert_frame_equal(
         got[got["cell"] == 0][list(expected.columns)].reset_index(drop=True), expected)
+
+
+def test_read_sums_takes_the_cells_rules_from_its_files(out):
+    sweep = parse_sweep(SWEEP)
+    for cell in sweep.cells:
+        got = batch.read_sums(out, cell.index)
+        assert got.rules == cell.rules
+        np.testing.assert_array_equal(got.sums, read_sums(out, cell.index, cell.rules).sums)
+    with pytest.raises(ValueError, match=r"^The value for `cell` must be a cell with finished "
+                                         r"chunks in .* \(or pass `rules`\), but 9 was passed.$"):
+        batch.read_sums(out, 9)
 
 
 def _copy_with_stray(out: Path, tmp_path: Path) -> tuple[Path, Path]:

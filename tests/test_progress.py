@@ -27,6 +27,14 @@ def test_progress_default_on_for_long_runs_in_a_notebook(monkeypatch):
     assert progress.want_progress(None, work=4_999, long=5_000) is False
 
 
+def test_search_line_ups_are_long_from_a_hundred_hands():
+    from dominosim.api import LONG_HANDS, long_hands
+
+    assert long_hands("fast", ["mc:5", "random"]) == LONG_HANDS["search"] == 100
+    assert long_hands("fast", "random") == LONG_HANDS["fast"]
+    assert long_hands("reference", "bully") == LONG_HANDS["reference"]
+
+
 def test_progress_not_a_bool_is_refused():
     with pytest.raises(ValueError, match=r"^The value for `progress` must be True, False or None "
                                          r"\(on for long runs in Jupyter or on a terminal\), but "
@@ -53,13 +61,14 @@ def test_progress_bar_on_a_given_stream_is_text():
 @pytest.mark.parametrize("call", [
     lambda p: ds.simulate(BLOCK2, "random", 300, seed=1, progress=p),
     lambda p: ds.simulate(BLOCK2, "random", 30, seed=1, engine="reference", progress=p),
+    lambda p: ds.simulate(BLOCK2, "mc:4", 8, seed=1, progress=p),
     lambda p: ds.compare(BLOCK2, "bully", "random", n_deals=100, progress=p),
     lambda p: ds.tournament(BLOCK2, ["bully", "random", "doubles"], n_deals=50, n_boot=0,
                             progress=p),
     lambda p: deal_replays(BLOCK2, ["random"], n_deals=5, plays=2, progress=p),
     lambda p: block_draw_uncertainty(players=[2], n_hands=4, plays=2, entropy=False,
                                      overrides={"max_pip": 3, "hand_size": 3}, progress=p),
-], ids=["simulate", "simulate_reference", "compare", "tournament", "deal_replays",
+], ids=["simulate", "simulate_reference", "simulate_search", "compare", "tournament", "deal_replays",
         "block_draw_uncertainty"])
 def test_long_calls_show_a_bar_when_asked_and_print_nothing_by_default(call, capsys):
     call(None)

@@ -10,7 +10,8 @@ Parquet reader takes a whole folder (``hands/``, ``sums/``) at once and keeps ev
   the sweep gives it, ``'bully/random'``), ``lineup`` (every seat's strategy, ``'bully,random,bully'``),
   ``label`` (``'draw 3p bully/random'``), then every other swept rule option under its own name
   (``rule_<name>`` where a record column has that name: ``rule_end``), so rows group by rules
-  without a join. The ``cell`` number is the Hive partition of the folder (``cell=<c>``);
+  without a join. Text columns are dictionary-encoded (categorical in pandas). The ``cell``
+  number is the Hive partition of the folder (``cell=<c>``);
 - **key-value metadata** ``dominosim`` in every file: JSON with the sweep's settings (``seed``,
   ``hands``, ``chunk_size``, ``keep``), the cell (its rules, line-up, axes), the chunk, the engine
   and the library versions. It holds only what decides the results, so a resumed sweep still writes

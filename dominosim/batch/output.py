@@ -36,6 +36,7 @@ import pyarrow.parquet as pq
 
 from ..analysis import wilson_interval
 from ..records import SEAT_COLUMNS
+from ..rules import Rules
 from ..summary import Summary, summary_fields
 from .dataset import _CATEGORIES, METADATA_KEY, ChunkForm, listed_files, read_chunks
 
@@ -109,12 +110,30 @@ def encode_sums(sums: np.ndarray, players: int, form: ChunkForm, chunk: int, sta
 
 
 # ---------------------------------------------------------------------------- reading back
-def read_sums(root: Path, cell: int, rules) -> Summary:
-    """The sums of the chunks of ``cell`` that the manifest of ``root`` lists, added up in chunk
-    order (a stray file is named in a warning and left out)."""
+def read_sums(root: str | Path, cell: int, rules: Rules | None = None) -> Summary:
+    """The :class:`~dominosim.Summary` of ``cell``: the sums of the chunks the manifest of
+    ``root`` lists, added up in chunk order (a stray file is named in a warning and left out).
+
+    ``rules`` default to those the cell's files carry in their metadata.
+
+    >>> import tempfile
+    >>> from dominosim.batch import parse_sweep, run_sweep
+    >>> out = tempfile.mkdtemp()
+    >>> _ = run_sweep(parse_sweep('hands = 300\\nchunk_size = 100\\n[rules]\\npreset = "draw"\\n'),
+    ...               out, quiet=True)
+    >>> read_sums(out, 0)
+    Summary of 300 hands, Rules.preset('draw', players=2): blocked ...
+    """
+    paths = listed_files(root, "sums", [cell])
+    if rules is None:
+        if not paths:
+            raise ValueError(f"The value for `cell` must be a cell with finished chunks in "
+                             f"{str(root)!r} (or pass `rules`), but {cell!r} was passed.")
+        meta = json.loads(pq.read_schema(paths[0]).metadata[METADATA_KEY])
+        rules = Rules(**meta["cell"]["rules"])
     total = Summary.empty(rules)
     names = summary_fields(rules.players)
-    for path in listed_files(root, "sums", [cell]):
+    for path in paths:
         table = pq.read_table(path, columns=names)
         total = total + Summary(rules, np.array([table[n][0].as_py() for n in names]))
     return total
