@@ -79,18 +79,18 @@ class HandLog:
                 f"{self.outcome()}, {len(self.events)} events)")
 
     def _repr_html_(self) -> str:
+        import pandas as pd
         from matplotlib.figure import Figure
 
-        from .display import card, fields, folded, png
+        from .display import card, folded, frame, png
         from .plots import layout
 
         figure = Figure(figsize=(6, 5))
         layout(self, ax=figure.subplots())
-        record = fields([(k, v) for k, v in self.record.items()], ("column", "value"))
         return card(f"Hand {self.hand!r}", f"of seed {self.seed}, {self.rules!r}: "
                     f"{self.outcome()}",
                     png(figure, alt="the layout at the end of the hand"),
-                    f"<details><summary>Record</summary>{record}</details>",
+                    frame(pd.DataFrame([self.record])),
                     folded(f"Transcript ({len(self.events)} events)", self.transcript()))
 
 

@@ -62,7 +62,10 @@ def test_handlog_repr_is_one_line_and_html_shows_record_folded_transcript_and_la
     assert log.outcome().startswith(("out, ", "blocked, "))
     html = log._repr_html_()
     assert html.count('<img src="data:image/png;base64,') == 1
-    assert f"<td>points</td><td>{log.record['points']}</td>" in html
+    record = html.split("<table")[1].split("</table>")[0]
+    columns = [c.split("</th>")[0] for c in record.split("<th>")[1:]]
+    cells = [c.split("</td>")[0] for c in record.split("<td>")[1:]]
+    assert dict(zip(columns, cells, strict=True)) == {k: str(v) for k, v in log.record.items()}
     assert f"<details><summary>Transcript ({len(log.events)} events)</summary><pre>" in html
     first_play = log.transcript().splitlines()[7]
     assert first_play.split(".")[0] in html
