@@ -86,3 +86,54 @@ def test_import_warns_nothing_and_loads_no_notebook_bar_without_ipywidgets():
                           text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert done.stderr == ""
+
+
+class _Widget:
+    """Stands for tqdm's notebook bar: records how it is made and moved."""
+
+    made: list = []
+
+    def __init__(self, **options):
+        self.made.append(options)
+        self.n = 0
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def update(self, n):
+        self.n += n
+
+    def set_postfix_str(self, *args, **kwargs):
+        pass
+
+    def close(self):
+        self.made.append(("closed", self.n))
+
+
+@pytest.fixture
+def notebook(monkeypatch):
+    from dominosim.batch import run
+
+    _Widget.made = []
+    monkeypatch.setattr(progress, "in_notebook", lambda: True)
+    monkeypatch.setattr(run, "in_notebook", lambda: True)
+    monkeypatch.setattr(progress, "_widget_class", lambda: _Widget)
+    return _Widget.made
+
+
+def test_simulate_in_a_notebook_shows_a_widget_by_default_for_long_runs(notebook, capsys):
+    ds.simulate(BLOCK2, "mc:4", 120, seed=1)   # a search line-up: long from 100 hands
+    assert notebook[0]["total"] == 120 and notebook[-1] == ("closed", 120)
+    assert capsys.readouterr() == ("", "")
+
+
+def test_sweep_in_a_notebook_shows_a_widget(notebook, tmp_path):
+    from dominosim.batch import parse_sweep, run_sweep
+
+    sweep = parse_sweep('hands = 300\nchunk_size = 100\n[rules]\npreset = "draw"\n')
+    run_sweep(sweep, tmp_path)
+    assert notebook[0]["total"] == 300 and notebook[0]["desc"] == "sweep"
+    assert notebook[-1] == ("closed", 300)
