@@ -12,18 +12,18 @@ Examples
 
 from __future__ import annotations
 
-import sys
 from typing import Any
 
 import numpy as np
 import pandas as pd
-from tqdm.auto import tqdm
 
+from .progress import bar, want_progress
 from .records import column_dtypes, to_frame
 from .reference import HandLog, play_hand, play_keyed, play_match
 from .rng import _check_seed, hand_key
 from .rules import Rules
-from .strategies import resolve_lineup
+from .search import resolve_search
+from .strategies import per_seat, resolve_lineup
 from .summary import Summary
 
 ENGINES = ("fast", "reference")
@@ -52,10 +52,35 @@ def _check_engine(engine: str) -> str:
     return engine
 
 
-def _want_progress(progress: bool | None, n_hands: int) -> bool:
-    if progress is None:
-        return n_hands >= 5_000 and sys.stderr.isatty()
-    return bool(progress)
+LONG_HANDS = {"fast": 2_000_000, "reference": 5_000, "search": 100}
+"""Hands that take a few seconds or more: by default a bar is shown from these on (in Jupyter or
+on a terminal), by engine, and for a line-up with a search strategy."""
+
+
+def long_hands(engine: str, strategies: Any) -> int:
+    """Hands that make a long run (:data:`LONG_HANDS`) for ``engine`` and these strategies."""
+    seats = strategies if isinstance(strategies, (list, tuple)) else [strategies]
+    if any(resolve_search(s) is not None for s in seats):
+        return LONG_HANDS["search"]
+    return LONG_HANDS[engine]
+
+
+def _lineup_names(rules: Rules, strategies: Any) -> tuple[str, ...]:
+    """Every seat's strategy name (a built-in name, or an object's ``name``)."""
+    names = []
+    for s in per_seat(rules, strategies):
+        name = s if isinstance(s, str) else getattr(s, "name", None)
+        names.append(name if isinstance(name, str) and name else
+                     getattr(s, "__name__", type(s).__name__))
+    return tuple(names)
+
+
+def _with_attrs(df: pd.DataFrame, rules: Rules, strategies: Any, seed: int, start: int,
+                engine: str) -> pd.DataFrame:
+    # plain data (the rules as a dict of fields): pyarrow then keeps attrs in a Parquet file
+    df.attrs.update(rules=rules.to_dict(), lineup=list(_lineup_names(rules, strategies)),
+                    seed=seed, start=start, engine=engine)
+    return df
 
 
 def simulate(rules: Rules, strategies: Any, n_hands: int, seed: int = 0, *,
@@ -91,12 +116,18 @@ def simulate(rules: Rules, strategies: Any, n_hands: int, seed: int = 0, *,
         Hands per call of the compiled kernel (progress is reported per chunk; results do not
         depend on it).
     progress : bool, optional
-        Show a progress bar; by default only for long runs on a terminal.
+        Show a progress bar (a widget in Jupyter); by default only for long runs (see
+        :data:`LONG_HANDS`) in Jupyter or on a terminal, never in scripts' logs or tests.
 
     Returns
     -------
     pandas.DataFrame or Summary
-        One row per hand, columns as in :mod:`dominosim.records`; or the summary.
+        One row per hand, columns as in :mod:`dominosim.records`; or the summary. The
+        DataFrame's ``attrs`` hold the run as plain data: ``rules`` (the fields, as
+        :meth:`Rules.to_dict`; ``Rules(**df.attrs["rules"])`` rebuilds them), ``lineup``
+        (every seat's strategy name), ``seed``, ``start`` and ``engine``; the analysis functions
+        read ``rules`` and ``lineup`` there when they are not passed, and ``df.to_parquet``
+        keeps them.
 
     Examples
     --------
@@ -110,6 +141,8 @@ def simulate(rules: Rules, strategies: Any, n_hands: int, seed: int = 0, *,
     True
     >>> ds.simulate(rules, "random", n_hands=10_000, seed=1, keep="summary").n_hands
     10000
+    >>> ds.Rules(**df.attrs["rules"]) == rules, df.attrs["lineup"], df.attrs["seed"]
+    (True, ['random', 'random'], 1)
     """
     rules = _check_rules(rules)
     _check_count("n_hands", n_hands)
@@ -120,10 +153,12 @@ def simulate(rules: Rules, strategies: Any, n_hands: int, seed: int = 0, *,
     if keep not in KEEPS:
         raise ValueError(f"The value for `keep` must be one of {', '.join(map(repr, KEEPS))}, "
                          f"but {keep!r} was passed.")
-    show = _want_progress(progress, n_hands)
+    show = want_progress(progress, work=n_hands, long=long_hands(engine, strategies))
     if engine == "reference":
         df = _simulate_reference(rules, strategies, n_hands, seed, start, show)
-        return Summary.from_frame(rules, df) if keep == "summary" else df
+        if keep == "summary":
+            return Summary.from_frame(rules, df)
+        return _with_attrs(df, rules, strategies, seed, start, engine)
     from .fast import engine as fast
 
     run = fast.prepare(rules, strategies)
@@ -131,8 +166,9 @@ def simulate(rules: Rules, strategies: Any, n_hands: int, seed: int = 0, *,
     dtypes = column_dtypes(rules.players)
     # rows go straight into their final columns: no list of chunks, no concatenation
     columns = {c: np.empty(n_hands if keep == "rows" else 0, d) for c, d in dtypes.items()}
-    with tqdm(total=n_hands, disable=not show, unit="hand", unit_scale=True,
-              desc="dominosim") as bar:
+    if show:  # a bar that moves: at least 50 steps (results never depend on the chunking)
+        chunk_size = min(chunk_size, max(64, -(-n_hands // 50)))
+    with bar(total=n_hands, show=show) as progress_bar:
         for lo in range(start, start + n_hands, chunk_size):
             n = min(chunk_size, start + n_hands - lo)
             if keep == "summary":
@@ -141,19 +177,22 @@ def simulate(rules: Rules, strategies: Any, n_hands: int, seed: int = 0, *,
                 rows, redeals = fast.play_rows(run, seed, lo, n, n_jobs)
                 for c, values in fast.rows_to_columns(rules, rows, redeals, lo).items():
                     columns[c][lo - start:lo - start + n] = values
-            bar.update(n)
-    return summary if keep == "summary" else to_frame(rules, columns)
+            progress_bar.update(n)
+    if keep == "summary":
+        return summary
+    return _with_attrs(to_frame(rules, columns), rules, strategies, seed, start, engine)
 
 
 def _simulate_reference(rules: Rules, strategies: Any, n_hands: int, seed: int, start: int,
                         show: bool) -> pd.DataFrame:
     lineup = resolve_lineup(rules, strategies)
     columns: dict[str, list] = {c: [] for c in column_dtypes(rules.players)}
-    for i in tqdm(range(start, start + n_hands), disable=not show, unit="hand",
-                  desc="dominosim"):
-        rec = play_keyed(rules, lineup, hand_key(seed, i), seed, i).record
-        for c, values in columns.items():
-            values.append(rec[c])
+    with bar(total=n_hands, show=show) as progress_bar:
+        for i in range(start, start + n_hands):
+            rec = play_keyed(rules, lineup, hand_key(seed, i), seed, i).record
+            for c, values in columns.items():
+                values.append(rec[c])
+            progress_bar.update(1)
     return to_frame(rules, columns)
 
 
@@ -213,12 +252,14 @@ def simulate_matches(rules: Rules, strategies: Any, n_matches: int, seed: int = 
                          f"compiled engine plays single hands so far), but {engine!r} was passed.")
     resolve_lineup(rules, strategies)
     rows = []
-    for j in tqdm(range(n_matches), disable=not _want_progress(progress, 50 * n_matches),
-                  unit="match", desc="dominosim"):
-        m = play_match(rules, strategies, seed=seed, match=j)
-        row = {"match": j, "winning_side": m.winning_side, "hands": len(m.hands)}
-        row.update({f"score_{k}": v for k, v in enumerate(m.scores)})
-        rows.append(row)
+    show = want_progress(progress, work=50 * n_matches, long=LONG_HANDS["reference"])
+    with bar(total=n_matches, unit="match", show=show) as progress_bar:
+        for j in range(n_matches):
+            m = play_match(rules, strategies, seed=seed, match=j)
+            row = {"match": j, "winning_side": m.winning_side, "hands": len(m.hands)}
+            row.update({f"score_{k}": v for k, v in enumerate(m.scores)})
+            rows.append(row)
+            progress_bar.update(1)
     frame = pd.DataFrame(rows, columns=["match", "winning_side", "hands"]
                          + [f"score_{k}" for k in range(rules.n_sides)])
     return frame.astype({"winning_side": "int8", "hands": "int32"})

@@ -41,7 +41,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .api import _check_count, _check_engine, _check_rules, simulate
+from .api import _check_count, _check_engine, _check_rules, long_hands, simulate
+from .progress import bar, want_progress
 from .rng import GAMMA, _check_seed, mix64
 from .rules import Rules
 from .search import resolve_search
@@ -123,7 +124,7 @@ def _side_results(rules: Rules, frame: pd.DataFrame) -> tuple[np.ndarray, np.nda
 
 
 def _play_chunk(rules: Rules, a: Any, b: Any, seed: int, start: int, n: int, engine: str,
-                n_jobs: int | None) -> np.ndarray:
+                n_jobs: int | None, tick: Any = None) -> np.ndarray:
     """The per-deal series of ``_SERIES`` for deals ``start .. start + n - 1``, shape (n, 12)."""
     k = rules.n_sides
     played: dict[tuple[bool, ...], tuple[np.ndarray, np.ndarray]] = {}
@@ -136,6 +137,8 @@ def _play_chunk(rules: Rules, a: Any, b: Any, seed: int, start: int, n: int, eng
             frame = simulate(rules, lineup, n, seed, engine=engine, start=start, n_jobs=n_jobs,
                              progress=False)
             played[sides] = _side_results(rules, frame)
+            if tick is not None:
+                tick(n)
         return played[sides]
 
     a_runs = [lone(True, s) for s in range(k)]
@@ -294,12 +297,28 @@ class Comparison:
         return "\n".join(lines)
 
     def __repr__(self) -> str:
-        return self.summary()
+        """Two lines: who, on what, the paired win-rate difference and the variance reduction
+        (:meth:`summary` has the whole table)."""
+        diff = self.row("win_rate_diff")
+        return (f"Comparison A={self.a!r} vs B={self.b!r}, {self.n_deals:,} deals (seed "
+                f"{self.seed}) of {self.rules!r}:\n  win_rate_diff {diff.estimate:+.4f} "
+                f"[{diff.ci_low:+.4f}, {diff.ci_high:+.4f}], variance reduction "
+                + ", ".join(f"{q} {r:.2f}" for q, r in self.variance_reduction.items()))
+
+    def _repr_html_(self) -> str:
+        from .display import card, frame
+
+        reduction = ", ".join(f"{q} {r:.2f}" for q, r in self.variance_reduction.items())
+        return card(f"A={self.a!r} vs B={self.b!r}",
+                    f"on {self.n_deals:,} duplicate deals (seed {self.seed}, engine "
+                    f"{self.engine!r}) of {self.rules!r}; {self.confidence:.0%} intervals",
+                    frame(self.table),
+                    f"<p>variance reduction (unpaired / paired): {reduction}</p>")
 
 
 def compare(rules: Rules, a: Any, b: Any, n_deals: int, seed: int = 0, *, engine: str = "fast",
             n_jobs: int | None = None, confidence: float = 0.95,
-            keep_deals: bool = False) -> Comparison:
+            keep_deals: bool = False, progress: bool | None = None) -> Comparison:
     """Compare strategy ``a`` with strategy ``b`` on duplicate deals.
 
     Every deal ``0 .. n_deals - 1`` of the run seeded ``seed`` is played with the strategies
@@ -328,6 +347,9 @@ def compare(rules: Rules, a: Any, b: Any, n_deals: int, seed: int = 0, *, engine
         Coverage of the normal intervals, in (0, 1).
     keep_deals : bool
         Keep the per-deal results in :attr:`Comparison.deals` (memory grows with ``n_deals``).
+    progress : bool, optional
+        A progress bar over the hands played (a widget in Jupyter); by default for long runs
+        in Jupyter or on a terminal (see :mod:`dominosim.progress`).
 
     Returns
     -------
@@ -351,11 +373,26 @@ def compare(rules: Rules, a: Any, b: Any, n_deals: int, seed: int = 0, *, engine
     _check_count("n_deals", n_deals, low=1)
     _check_seed(seed)
     confidence = _check_confidence(confidence)
+    hands = n_deals * _lineups(rules)
+    show = want_progress(progress, work=hands, long=long_hands(engine, [a, b]))
+    with bar(total=hands, desc=f"{_label(a)} vs {_label(b)}", show=show) as progress_bar:
+        return _compare(rules, a, b, n_deals, seed, engine, n_jobs, confidence, keep_deals,
+                        progress_bar.update)
+
+
+def _lineups(rules: Rules) -> int:
+    """Line-ups a comparison plays every deal with: 2 with two sides, ``2 * sides`` with more."""
+    return 2 if rules.n_sides == 2 else 2 * rules.n_sides
+
+
+def _compare(rules: Rules, a: Any, b: Any, n_deals: int, seed: int, engine: str,
+             n_jobs: int | None, confidence: float, keep_deals: bool, tick: Any) -> Comparison:
+    """:func:`compare` on checked arguments; ``tick(n)`` after every ``n`` hands played."""
     moments = _Moments()
     chunks = []
     for start in range(0, n_deals, CHUNK):
         values = _play_chunk(rules, a, b, seed, start, min(CHUNK, n_deals - start), engine,
-                             n_jobs)
+                             n_jobs, tick)
         moments.add(values)
         if keep_deals:
             chunks.append(values[:, :len(DEAL_COLUMNS)])
@@ -582,7 +619,23 @@ class Tournament:
             self.ratings.to_string(**fmt)])
 
     def __repr__(self) -> str:
-        return self.summary()
+        """Two lines: the strategies, the deals and the ratings, best first (:meth:`summary`
+        has the tables)."""
+        ratings = ", ".join(f"{r.strategy} {r.rating:+.3f}" for r in self.ratings.itertuples())
+        return (f"Tournament of {', '.join(map(repr, self.strategies))}, {self.n_deals:,} deals "
+                f"(seed {self.seed}) of {self.rules!r}:\n  Bradley-Terry ratings {ratings}")
+
+    def _repr_html_(self) -> str:
+        from .display import card, frame
+
+        return card("Tournament", f"of {', '.join(map(repr, self.strategies))} on "
+                    f"{self.n_deals:,} duplicate deals per pair (seed {self.seed}) of "
+                    f"{self.rules!r}; {self.confidence:.0%} intervals",
+                    "<p>Bradley-Terry ratings (log-strength, mean 0), best first:</p>",
+                    frame(self.ratings),
+                    "<p>A's win rate over B (row A, column B):</p>",
+                    frame(self.win_matrix, index=True),
+                    "<p>Every pair:</p>", frame(self.pairs))
 
 
 def _pair_row(a: str, b: str, c: Comparison) -> dict[str, Any]:
@@ -596,7 +649,7 @@ def _pair_row(a: str, b: str, c: Comparison) -> dict[str, Any]:
 
 def tournament(rules: Rules, strategies: Any, n_deals: int, seed: int = 0, *,
                engine: str = "fast", n_jobs: int | None = None, confidence: float = 0.95,
-               n_boot: int = 200) -> Tournament:
+               n_boot: int = 200, progress: bool | None = None) -> Tournament:
     """Every pair of ``strategies`` compared on the same duplicate deals, and Bradley-Terry ratings.
 
     Each pair is played by :func:`compare` on deals ``0 .. n_deals - 1`` of ``seed``. The ratings
@@ -620,6 +673,9 @@ def tournament(rules: Rules, strategies: Any, n_deals: int, seed: int = 0, *,
         Coverage of the intervals, in (0, 1).
     n_boot : int
         Bootstrap resamples for the ratings' intervals (0 for none).
+    progress : bool, optional
+        A progress bar over the hands of every pair (a widget in Jupyter); by default for
+        long runs in Jupyter or on a terminal.
 
     Returns
     -------
@@ -649,13 +705,16 @@ def tournament(rules: Rules, strategies: Any, n_deals: int, seed: int = 0, *,
     plays = 2 if k == 2 else 2 * k
     pairs = [(i, j) for i in range(len(labels)) for j in range(i + 1, len(labels))]
     comparisons, rows, per_deal = {}, [], []
-    for i, j in pairs:
-        c = compare(rules, strats[i], strats[j], n_deals, seed, engine=engine, n_jobs=n_jobs,
-                    confidence=confidence, keep_deals=True)
-        per_deal.append(plays * (1 + c.deals["win_rate_diff"].to_numpy()) / 2)
-        comparisons[labels[i], labels[j]] = dataclasses.replace(c, a=labels[i], b=labels[j],
-                                                                deals=None)
-        rows.append(_pair_row(labels[i], labels[j], c))
+    hands = len(pairs) * n_deals * _lineups(rules)
+    show = want_progress(progress, work=hands, long=long_hands(engine, strats))
+    with bar(total=hands, desc="tournament", show=show) as progress_bar:
+        for i, j in pairs:
+            c = _compare(rules, strats[i], strats[j], n_deals, seed, engine, n_jobs, confidence,
+                         True, progress_bar.update)
+            per_deal.append(plays * (1 + c.deals["win_rate_diff"].to_numpy()) / 2)
+            comparisons[labels[i], labels[j]] = dataclasses.replace(c, a=labels[i], b=labels[j],
+                                                                    deals=None)
+            rows.append(_pair_row(labels[i], labels[j], c))
     ratings, wins = _ratings(labels, pairs, np.stack(per_deal, axis=1), plays, seed, n_boot,
                              confidence)
     matrix = pd.DataFrame(np.nan, index=labels, columns=labels)

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .game import Event, GameState, IllegalMoveError, Move
+from .records import END_CATEGORIES
 from .rng import Stream, deal_stream, hand_key, match_hand_key, seat_stream, stream_key
 from .rules import Rules
 from .strategies import Strategy, resolve_lineup, view_of
@@ -61,6 +62,36 @@ class HandLog:
         from .transcript import transcript
 
         return transcript(self)
+
+    def outcome(self) -> str:
+        """How the hand ended, in words: ``'out, side 1 wins 15 points, 20 plays'``."""
+        r = self.record
+        if not r:
+            return "not played"
+        won = (f"side {r['winning_side']} wins {r['points']} points" if r["winning_side"] >= 0
+               else "a tie")
+        end = END_CATEGORIES[r["end"]] if isinstance(r["end"], int) else r["end"]
+        return f"{end}, {won}, {r['plays']} plays"
+
+    def __repr__(self) -> str:
+        """One line: which hand, the rules and the outcome (``transcript()`` tells it all)."""
+        return (f"HandLog(hand={self.hand!r}, seed={self.seed}, {self.rules!r}: "
+                f"{self.outcome()}, {len(self.events)} events)")
+
+    def _repr_html_(self) -> str:
+        import pandas as pd
+        from matplotlib.figure import Figure
+
+        from .display import card, folded, frame, png
+        from .plots import layout
+
+        figure = Figure(figsize=(6, 5))
+        layout(self, ax=figure.subplots())
+        return card(f"Hand {self.hand!r}", f"of seed {self.seed}, {self.rules!r}: "
+                    f"{self.outcome()}",
+                    png(figure, alt="the layout at the end of the hand"),
+                    frame(pd.DataFrame([self.record])),
+                    folded(f"Transcript ({len(self.events)} events)", self.transcript()))
 
 
 def deal(rules: Rules, key: int) -> list[tuple[Hands, list[tuple[int, int]]]]:

@@ -226,6 +226,47 @@ class Rules:
         """The fields as a plain dict (for metadata and sweeps)."""
         return dataclasses.asdict(self)
 
+    # ------------------------------------------------------------------ display
+    def nearest_preset(self) -> tuple[str, dict[str, Any]]:
+        """The preset these rules differ least from, and the fields that differ (what
+        :meth:`preset` needs besides ``players`` to build them).
+
+        >>> Rules.preset("block", players=2, max_pip=3, hand_size=3).nearest_preset()
+        ('block', {'max_pip': 3, 'hand_size': 3})
+        >>> Rules.preset("ivory", players=3).nearest_preset()
+        ('ivory', {})
+        """
+        best: tuple[str, dict[str, Any]] | None = None
+        for name in PRESETS:
+            base = {f.name: f.default for f in dataclasses.fields(self)}
+            base.update(_PRESET_FIELDS[name], partnerships=name == "block" and self.players == 4)
+            base["hand_size"] = _HAND_SIZES.get((name, self.max_pip), {}).get(self.players)
+            diff = {k: v for k, v in self.to_dict().items() if k != "players" and v != base[k]}
+            if best is None or len(diff) < len(best[1]):
+                best = (name, diff)
+        return best
+
+    def __repr__(self) -> str:
+        """The call that builds these rules from their nearest preset.
+
+        >>> Rules.preset("draw", players=3, scoring="game")
+        Rules.preset('draw', players=3, scoring='game')
+        """
+        name, diff = self.nearest_preset()
+        extra = "".join(f", {k}={v!r}" for k, v in diff.items())
+        return f"Rules.preset({name!r}, players={self.players}{extra})"
+
+    def _repr_html_(self) -> str:
+        from .display import card, fields
+
+        name, diff = self.nearest_preset()
+        changed = (", with " + ", ".join(f"{k}={v!r}" for k, v in diff.items())) if diff else ""
+        line = (f"preset {name!r}, {self.players} players{changed}: double-{self.max_pip} set "
+                f"of {self.n_tiles} tiles, {self.hand_size} each, {self.boneyard_size} "
+                f"sleeping, {self.n_sides} sides")
+        rows = [(k, v, "changed" if k in diff else "") for k, v in self.to_dict().items()]
+        return card("Rules", line, fields(rows, ("field", "value", f"vs {name!r}")))
+
     # ------------------------------------------------------------------ presets
     @classmethod
     def preset(cls, name: str, players: int = 2, **overrides: Any) -> Rules:

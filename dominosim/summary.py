@@ -73,6 +73,25 @@ class Summary:
             raise ValueError("Summaries of different rules cannot be added.")
         return Summary(self.rules, self.sums + other.sums)
 
+    def __repr__(self) -> str:
+        """One line: the hands, the rules and the main rates.
+
+        >>> from dominosim.rules import Rules
+        >>> Summary.empty(Rules.preset("draw", players=2))
+        Summary of 0 hands, Rules.preset('draw', players=2)
+        """
+        head = f"Summary of {self.n_hands:,} hands, {self.rules!r}"
+        if not self.n_hands:
+            return head
+        return (f"{head}: blocked {self.rate('blocked'):.4f}, opener's side wins "
+                f"{self.rate('opener_side_wins'):.4f}, points {self.mean('points')[0]:.3f} a hand")
+
+    def _repr_html_(self) -> str:
+        from .display import card, frame
+
+        return card("Summary", f"of {self.n_hands:,} hands, {self.rules!r}",
+                    frame(self.table()) if self.n_hands else "")
+
     def rate(self, name: str) -> float:
         """``blocked``, ``ties`` or ``opener_side_wins`` as a share of hands."""
         return self[name] / self.n_hands if self.n_hands else float("nan")

@@ -117,15 +117,43 @@ def test_win_rates_bad_by_names_the_choices():
         win_rates(frame(winning_side=[0]), by="x")
 
 
+def _without_attrs(frame: pd.DataFrame) -> pd.DataFrame:
+    """Records that lost what ds.simulate attached (read back from a CSV file, say)."""
+    plain = frame.copy()
+    plain.attrs.clear()
+    return plain
+
+
 def test_win_rates_strategy_without_lineup_names_it(block2):
     with pytest.raises(ValueError, match="`lineup` must be a strategy name per seat"):
-        win_rates(block2, by="strategy", rules=BLOCK2)
+        win_rates(_without_attrs(block2), by="strategy", rules=BLOCK2)
 
 
 def test_win_rates_records_without_facts_ask_for_rules(block2):
     with pytest.raises(ValueError, match=r"^The value for `rules` must be a dominosim.Rules when "
                                          r"the records have no `players`"):
-        win_rates(block2)
+        win_rates(_without_attrs(block2))
+
+
+def test_analysis_reads_rules_and_lineup_from_simulate_attrs(block4):
+    assert ds.Rules(**block4.attrs["rules"]) == BLOCK4 and block4.attrs["seed"] == 12
+    assert block4.attrs["lineup"] == ["bully", "random", "bully", "random"]
+    pd.testing.assert_frame_equal(win_rates(block4, by="side"),
+                                  win_rates(_without_attrs(block4), by="side", rules=BLOCK4))
+    by_strategy = win_rates(block4, by="strategy")
+    pd.testing.assert_frame_equal(by_strategy, win_rates(
+        _without_attrs(block4), by="strategy", rules=BLOCK4, lineup=["bully", "random"] * 2))
+    assert by_strategy["strategy"].tolist() == ["bully", "random"]
+    pd.testing.assert_frame_equal(opener_advantage(block4),
+                                  opener_advantage(_without_attrs(block4), rules=BLOCK4))
+
+
+def test_simulate_attrs_survive_a_parquet_file_and_still_serve_analysis(block4, tmp_path):
+    path = tmp_path / "hands.parquet"
+    block4.to_parquet(path)   # no warning: the attrs are plain data
+    back = pd.read_parquet(path)
+    assert back.attrs["rules"] == BLOCK4.to_dict() and back.attrs["lineup"] == block4.attrs["lineup"]
+    pd.testing.assert_frame_equal(win_rates(back, by="strategy"), win_rates(block4, by="strategy"))
 
 
 def test_win_rates_groups_split_by_variant_columns(block2):

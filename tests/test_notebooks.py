@@ -18,16 +18,27 @@ def test_notebooks_are_there():
                                            "03_strategies.ipynb", "04_variants.ipynb"]
 
 
+_EXECUTED: dict[Path, tuple[nbformat.NotebookNode, float]] = {}
+
+
+def _execute(path: Path, folder: Path) -> tuple[nbformat.NotebookNode, float]:
+    """The notebook run top to bottom on a fresh kernel, and its seconds (run once per session:
+    several tests read the same outputs)."""
+    if path not in _EXECUTED:
+        book = nbformat.read(path, as_version=4)
+        assert all(not cell.get("outputs") for cell in book.cells if cell.cell_type == "code"), \
+            "commit notebooks without outputs"
+        client = NotebookClient(book, timeout=BUDGET_SECONDS, kernel_name="python3",
+                                resources={"metadata": {"path": str(folder)}})
+        t0 = time.perf_counter()
+        client.execute()
+        _EXECUTED[path] = book, time.perf_counter() - t0
+    return _EXECUTED[path]
+
+
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
 def test_notebook_runs_top_to_bottom(path, tmp_path):
-    book = nbformat.read(path, as_version=4)
-    assert all(not cell.get("outputs") for cell in book.cells if cell.cell_type == "code"), \
-        "commit notebooks without outputs"
-    client = NotebookClient(book, timeout=BUDGET_SECONDS, kernel_name="python3",
-                            resources={"metadata": {"path": str(tmp_path)}})
-    t0 = time.perf_counter()
-    client.execute()
-    seconds = time.perf_counter() - t0
+    book, seconds = _execute(path, tmp_path)
     errors = [out for cell in book.cells if cell.cell_type == "code"
               for out in cell.outputs if out.output_type == "error"]
     assert not errors
@@ -35,3 +46,21 @@ def test_notebook_runs_top_to_bottom(path, tmp_path):
                  if cell.cell_type == "code" for out in cell.outputs)
     assert images >= 1
     assert seconds < BUDGET_SECONDS
+
+
+def _outputs(book: nbformat.NotebookNode) -> list[dict]:
+    return [out for cell in book.cells if cell.cell_type == "code" for out in cell.outputs]
+
+
+def test_notebook_shows_progress_and_objects_as_html(tmp_path):
+    book, _ = _execute(NOTEBOOKS[0], tmp_path)
+    outputs = _outputs(book)
+    widgets = [o for o in outputs if "application/vnd.jupyter.widget-view+json" in o.get("data", {})]
+    text_bars = [o for o in outputs if o.output_type == "stream" and o.name == "stderr"
+                 and "100%|" in o.text]
+    assert widgets or text_bars, "simulate(..., progress=True) shows a bar"
+    html = [o["data"]["text/html"] for o in outputs if "text/html" in o.get("data", {})]
+    shown = "\n".join(html)
+    assert "<strong>Rules</strong> preset &#x27;block&#x27;, 4 players" in shown
+    assert "<strong>Hand 3</strong> of seed 7" in shown and "data:image/png;base64," in shown
+    assert "<strong>Summary</strong> of 2,000,000 hands" in shown

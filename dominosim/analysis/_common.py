@@ -115,7 +115,22 @@ class Facts:
         return (side, side + self.players // 2) if self.partnerships else (side,)
 
 
+def rules_of(df: pd.DataFrame) -> Rules | None:
+    """The rules a frame's ``attrs`` carry (set by :func:`dominosim.simulate`), or None."""
+    found = df.attrs.get("rules")
+    if isinstance(found, Rules):
+        return found
+    if isinstance(found, Mapping):
+        try:
+            return Rules(**found)
+        except (TypeError, ValueError):
+            return None
+    return None
+
+
 def _facts_of_frame(df: pd.DataFrame, rules: Rules | None) -> Facts:
+    if rules is None:
+        rules = rules_of(df)
     if rules is not None:
         return Facts(rules.players, rules.partnerships, rules.target)
     if "players" not in df.columns or "partnerships" not in df.columns:

@@ -4,7 +4,8 @@ Every function takes ``data`` first (a DataFrame of hand records, a :class:`~dom
 or a dict of either by variant label), then keyword arguments only: ``groups`` (columns of the
 records to split by, such as the batch runner's cell columns; a dict's keys become a ``variant``
 column), ``rules`` (the table's facts; needed for records without ``players`` and
-``partnerships`` columns) and ``confidence`` (coverage of the intervals, 0.95 by default). Each
+``partnerships`` columns, except those of :func:`dominosim.simulate`, which carry their rules in
+``DataFrame.attrs``) and ``confidence`` (coverage of the intervals, 0.95 by default). Each
 returns a tidy DataFrame: the group labels first, then the documented columns.
 
 Examples
@@ -12,7 +13,7 @@ Examples
 >>> import dominosim as ds
 >>> rules = ds.Rules.preset("block", players=2)
 >>> hands = ds.simulate(rules, "random", n_hands=2_000, seed=1)
->>> t = win_rates(hands, by="seat", rules=rules)
+>>> t = win_rates(hands, by="seat")          # the rules travel with the records (attrs)
 >>> t["seat"].tolist(), t["hands"].tolist(), t["fair_share"].tolist()
 ([0, 1], [2000, 2000], [0.5, 0.5])
 >>> bool((t["ci_low"] < t["win_rate"]).all() and (t["win_rate"] < t["ci_high"]).all())
@@ -105,6 +106,10 @@ def _win_rows(src: Source, by: str, lineup: Any) -> list[dict[str, Any]]:
         rows = [{name: j, "hands": n, "wins": wins[j], "ties": ties[j]}
                 for j in range(facts.n_sides)]
     else:
+        if lineup is None and src.rows is not None:
+            lineup = src.rows.attrs.get("lineup")  # the records of ds.simulate carry it
+        if lineup is None:
+            raise refuse("lineup", "a strategy name per seat with by='strategy'", lineup)
         labels = _lineup_labels(lineup, facts)
         for label in dict.fromkeys(labels):
             js = [j for j in range(facts.n_sides) if labels[j] == label]
@@ -131,11 +136,14 @@ def win_rates(data: Any, *, by: str = "seat", lineup: Any = None, groups: Any = 
         the interval conservative).
     lineup : str, list or dict, optional
         With ``by='strategy'``: the strategy name of every seat (a list, a dict by seat, or one
-        name for all). A side whose partners play different strategies is labelled ``'a+b'``.
+        name for all); default the records' ``attrs["lineup"]`` (set by
+        :func:`dominosim.simulate`). A side whose partners play different strategies is
+        labelled ``'a+b'``.
     groups : str or list of str, optional
         Columns to split the records by (variants, cells).
     rules : Rules, optional
-        The table's facts, when the records lack ``players`` and ``partnerships`` columns.
+        The table's facts, when the records lack ``players`` and ``partnerships`` columns
+        (default the records' ``attrs["rules"]``, set by :func:`dominosim.simulate`).
     confidence : float
 
     Returns
@@ -153,7 +161,7 @@ def win_rates(data: Any, *, by: str = "seat", lineup: Any = None, groups: Any = 
     >>> import dominosim as ds
     >>> rules = ds.Rules.preset("block", players=4)       # partnerships: seats 0 and 2 together
     >>> hands = ds.simulate(rules, ["bully", "random"] * 2, n_hands=1_000, seed=3)
-    >>> t = win_rates(hands, by="strategy", lineup=["bully", "random"] * 2, rules=rules)
+    >>> t = win_rates(hands, by="strategy")   # line-up and rules from hands.attrs
     >>> t["strategy"].tolist(), float(t["score"].sum())
     (['bully', 'random'], 1.0)
     >>> s = win_rates(hands, by="seat", rules=rules)
@@ -162,8 +170,6 @@ def win_rates(data: Any, *, by: str = "seat", lineup: Any = None, groups: Any = 
     """
     check_choice("by", by, WIN_BY)
     confidence = check_confidence(confidence)
-    if by == "strategy" and lineup is None:
-        raise refuse("lineup", "a strategy name per seat with by='strategy'", lineup)
     rows = []
     for labels, src in sources(data, groups, rules):
         for row in _win_rows(src, by, lineup):

@@ -55,6 +55,7 @@ import numpy as np
 import pandas as pd
 
 from ..game import GameState, Move
+from ..progress import bar, want_progress
 from ..reference import HandLog
 from ..rules import Rules
 from ..sampler import count_consistent
@@ -227,7 +228,7 @@ def _lineup_label(lineup: Any) -> str:
 
 
 def deal_replays(rules: Rules, lineups: Any, n_deals: int, seed: int = 0, *,
-                 plays: int = 1) -> pd.DataFrame:
+                 plays: int = 1, progress: bool | None = None) -> pd.DataFrame:
     """Play every deal of a run several times: once per line-up, and ``plays`` times each.
 
     Deal ``i`` is the shuffle of hand ``i`` of the run seeded ``seed`` (every hand and the boneyard
@@ -246,6 +247,9 @@ def deal_replays(rules: Rules, lineups: Any, n_deals: int, seed: int = 0, *,
     seed : int
     plays : int
         Plays of every deal per line-up.
+    progress : bool, optional
+        A progress bar over the hands played (a widget in Jupyter); by default for long runs
+        in Jupyter or on a terminal (see :mod:`dominosim.progress`).
 
     Returns
     -------
@@ -262,9 +266,6 @@ def deal_replays(rules: Rules, lineups: Any, n_deals: int, seed: int = 0, *,
     (12, 1.0)
     """
     from .. import api
-    from ..reference import deal, play_keyed
-    from ..rng import hand_key, mix64
-    from ..strategies import resolve_lineup
 
     if not isinstance(lineups, Sequence) or isinstance(lineups, str) or not lineups:
         raise refuse("lineups", "a non-empty list of line-ups", lineups)
@@ -273,32 +274,50 @@ def deal_replays(rules: Rules, lineups: Any, n_deals: int, seed: int = 0, *,
             raise refuse(name, "an integer of 1 or more", value)
     facts = Facts(rules.players, rules.partnerships)
     parts = []
-    for j, lineup in enumerate(lineups):
-        engine = "fast" if all(isinstance(s, str) for s in
-                               ([lineup] if isinstance(lineup, str) else lineup)) else "reference"
-        frames = [api.simulate(rules, lineup, n_deals, seed, engine=engine, progress=False)]
-        resolved = resolve_lineup(rules, lineup)
-        for p in range(1, plays):
-            recs = []
-            for i in range(n_deals):
-                key = hand_key(seed, i)
-                shuffle = deal(rules, key)[-1]
-                log = play_keyed(rules, resolved, mix64(key ^ (DOMAIN_REPLAY + p)), seed, i,
-                                 deal_override=shuffle)
-                recs.append(log.record)
-            frames.append(pd.DataFrame(recs))
-        for p, f in enumerate(frames):
-            scores = side_scores(f, facts)
-            winner = f["winning_side"].to_numpy().astype(np.int64)
-            pts = f["points"].to_numpy().astype(float)
-            for side in range(facts.n_sides):
-                parts.append(pd.DataFrame({
-                    "deal": np.arange(n_deals), "lineup": j, "strategies": _lineup_label(lineup),
-                    "play": p, "side": side, "score": scores[:, side],
-                    "points": np.where(winner == side, pts, 0.0)}))
+    total = len(lineups) * plays * n_deals
+    show = want_progress(progress, work=total, long=api.LONG_HANDS["reference"])
+    with bar(total=total, desc="deal replays", show=show) as progress_bar:
+        for j, lineup in enumerate(lineups):
+            frames = _replays(rules, lineup, n_deals, seed, plays, progress_bar.update)
+            for p, f in enumerate(frames):
+                scores = side_scores(f, facts)
+                winner = f["winning_side"].to_numpy().astype(np.int64)
+                pts = f["points"].to_numpy().astype(float)
+                for side in range(facts.n_sides):
+                    parts.append(pd.DataFrame({
+                        "deal": np.arange(n_deals), "lineup": j,
+                        "strategies": _lineup_label(lineup), "play": p, "side": side,
+                        "score": scores[:, side],
+                        "points": np.where(winner == side, pts, 0.0)}))
     out = pd.concat(parts, ignore_index=True)
     return out.sort_values(["deal", "lineup", "play", "side"], kind="stable",
                            ignore_index=True)
+
+
+def _replays(rules: Rules, lineup: Any, n_deals: int, seed: int, plays: int,
+             tick: Any) -> list[pd.DataFrame]:
+    """The records of every play of every deal with one line-up; ``tick(n)`` after ``n`` hands."""
+    from .. import api
+    from ..reference import deal, play_keyed
+    from ..rng import hand_key, mix64
+    from ..strategies import resolve_lineup
+
+    engine = "fast" if all(isinstance(s, str) for s in
+                           ([lineup] if isinstance(lineup, str) else lineup)) else "reference"
+    frames = [api.simulate(rules, lineup, n_deals, seed, engine=engine, progress=False)]
+    tick(n_deals)
+    resolved = resolve_lineup(rules, lineup)
+    for p in range(1, plays):
+        recs = []
+        for i in range(n_deals):
+            key = hand_key(seed, i)
+            shuffle = deal(rules, key)[-1]
+            log = play_keyed(rules, resolved, mix64(key ^ (DOMAIN_REPLAY + p)), seed, i,
+                             deal_override=shuffle)
+            recs.append(log.record)
+            tick(1)
+        frames.append(pd.DataFrame(recs))
+    return frames
 
 
 def _share(a: np.ndarray, b: np.ndarray, w: np.ndarray, n_deals: np.ndarray, r: int,
@@ -391,8 +410,8 @@ def luck_share(data: pd.DataFrame, *, outcome: str = "score", groups: Any = None
 
 # -------------------------------------------------------------------- (c) and the whole table
 def value_of_information(rules: Rules, honest: Any, omniscient: Any, n_deals: int,
-                         seed: int = 0, *, engine: str = "fast",
-                         confidence: float = 0.95) -> pd.DataFrame:
+                         seed: int = 0, *, engine: str = "fast", confidence: float = 0.95,
+                         progress: bool | None = None) -> pd.DataFrame:
     """How much an omniscient strategy gains over its honest twin, on duplicate deals (measure (c)).
 
     The two play each other on every deal with the sides rotated (:func:`dominosim.compare`, A
@@ -409,6 +428,8 @@ def value_of_information(rules: Rules, honest: Any, omniscient: Any, n_deals: in
     seed : int
     engine : {'fast', 'reference'}
     confidence : float
+    progress : bool, optional
+        A progress bar (as :func:`dominosim.compare`).
 
     Returns
     -------
@@ -425,7 +446,8 @@ def value_of_information(rules: Rules, honest: Any, omniscient: Any, n_deals: in
     """
     from ..duplicate import compare
 
-    c = compare(rules, omniscient, honest, n_deals, seed, engine=engine, confidence=confidence)
+    c = compare(rules, omniscient, honest, n_deals, seed, engine=engine, confidence=confidence,
+                progress=progress)
     rows = []
     for name, q in (("win_rate_gain", "win_rate_diff"), ("points_gain", "points_diff")):
         row = c.row(q)
@@ -452,7 +474,8 @@ def block_draw_uncertainty(*, players: Sequence[int] = (2, 3, 4), n_hands: int =
                            plays: int = 4, strategy: str = "random", seed: int = 0,
                            entropy: bool = True, overrides: dict | None = None,
                            voi: dict[str, str] | None = None, voi_deals: int = 2_000,
-                           confidence: float = 0.95) -> tuple[pd.DataFrame, pd.DataFrame]:
+                           confidence: float = 0.95,
+                           progress: bool | None = None) -> tuple[pd.DataFrame, pd.DataFrame]:
     """The Block against Draw uncertainty table: measures (a), (b), (d) and optionally (c).
 
     Block and Draw are compared like with like: the seed presets ``block`` and ``draw`` on the
@@ -480,6 +503,9 @@ def block_draw_uncertainty(*, players: Sequence[int] = (2, 3, 4), n_hands: int =
         ``{honest: omniscient}`` strategy pairs for measure (c), played on ``voi_deals`` deals.
     voi_deals : int
     confidence : float
+    progress : bool, optional
+        A progress bar over the table's rows (a widget in Jupyter); by default for long runs
+        in Jupyter or on a terminal (see :mod:`dominosim.progress`).
 
     Returns
     -------
@@ -506,24 +532,40 @@ def block_draw_uncertainty(*, players: Sequence[int] = (2, 3, 4), n_hands: int =
 
     confidence = check_confidence(confidence)
     rows, turn_frames = [], []
-    for p in players:
-        for game in ("block", "draw"):
-            rules = Rules.preset(game, players=p, partnerships=False, **(overrides or {}))
-            logs = [api.replay(rules, strategy, seed, hand=i) for i in range(n_hands)]
-            u = hand_uncertainty(logs, entropy=entropy)
-            turn_frames.append(u.assign(game=game, players=p))
-            row = {"game": game, "players": p, "hand_size": rules.hand_size, "hands": n_hands,
-                   **_summarise_turns(u)}
-            replays = deal_replays(rules, [strategy], n_hands, seed, plays=plays)
-            luck = luck_share(replays, confidence=confidence).iloc[0]
-            row.update(luck_share=luck["share"], luck_ci_low=luck["ci_low"],
-                       luck_ci_high=luck["ci_high"],
-                       luck_share_points=luck_share(replays, outcome="points").loc[0, "share"])
-            for honest, omniscient in (voi or {}).items():
-                v = value_of_information(rules, honest, omniscient, voi_deals, seed,
-                                         confidence=confidence).iloc[0]
-                row.update({f"voi_{honest}": v["estimate"], f"voi_{honest}_ci_low": v["ci_low"],
-                            f"voi_{honest}_ci_high": v["ci_high"]})
-            rows.append(row)
+    work = len(players) * 2 * n_hands * (1 + plays) + (len(voi or {}) * voi_deals * 2)
+    show = want_progress(progress, work=work, long=api.LONG_HANDS["reference"])
+    with bar(total=len(players) * 2, desc="block vs draw", unit="row", unit_scale=False,
+             show=show) as progress_bar:
+        for p in players:
+            for game in ("block", "draw"):
+                progress_bar.set_postfix_str(f"{game} {p}p", refresh=True)
+                rows.append(_uncertainty_row(game, p, n_hands, plays, strategy, seed, entropy,
+                                             overrides, voi, voi_deals, confidence, turn_frames))
+                progress_bar.update(1)
     turns = pd.concat(turn_frames, ignore_index=True)
     return pd.DataFrame(rows), turns
+
+
+def _uncertainty_row(game: str, p: int, n_hands: int, plays: int, strategy: str, seed: int,
+                     entropy: bool, overrides: dict | None, voi: dict[str, str] | None,
+                     voi_deals: int, confidence: float, turn_frames: list) -> dict[str, Any]:
+    """One row of :func:`block_draw_uncertainty`; its turns are appended to ``turn_frames``."""
+    from .. import api
+
+    rules = Rules.preset(game, players=p, partnerships=False, **(overrides or {}))
+    logs = [api.replay(rules, strategy, seed, hand=i) for i in range(n_hands)]
+    u = hand_uncertainty(logs, entropy=entropy)
+    turn_frames.append(u.assign(game=game, players=p))
+    row = {"game": game, "players": p, "hand_size": rules.hand_size, "hands": n_hands,
+           **_summarise_turns(u)}
+    replays = deal_replays(rules, [strategy], n_hands, seed, plays=plays, progress=False)
+    luck = luck_share(replays, confidence=confidence).iloc[0]
+    row.update(luck_share=luck["share"], luck_ci_low=luck["ci_low"],
+               luck_ci_high=luck["ci_high"],
+               luck_share_points=luck_share(replays, outcome="points").loc[0, "share"])
+    for honest, omniscient in (voi or {}).items():
+        v = value_of_information(rules, honest, omniscient, voi_deals, seed,
+                                 confidence=confidence, progress=False).iloc[0]
+        row.update({f"voi_{honest}": v["estimate"], f"voi_{honest}_ci_low": v["ci_low"],
+                    f"voi_{honest}_ci_high": v["ci_high"]})
+    return row

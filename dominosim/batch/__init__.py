@@ -12,8 +12,8 @@ sweeps"); the same is available from Python:
 """
 
 from .api import SweepResult, dry_run, run_sweep
-from .output import read_hands
+from .output import read_hands, read_sums
 from .sweep import Cell, Chunk, Sweep, default_sweep, load_sweep, parse_sweep
 
 __all__ = ["Cell", "Chunk", "Sweep", "SweepResult", "default_sweep", "dry_run", "load_sweep",
-           "parse_sweep", "read_hands", "run_sweep"]
+           "parse_sweep", "read_hands", "read_sums", "run_sweep"]

@@ -28,7 +28,14 @@ from typing import Any, TextIO
 import numba
 import pandas as pd
 
-from .output import engine_version, read_sums, summary_table, table_bytes, versions
+from .output import (
+    engine_version,
+    read_sums,
+    summary_metadata,
+    summary_table,
+    table_bytes,
+    versions,
+)
 from .report import render
 from .run import Progress, Task, encode, play, play_and_encode, run_dask, run_local, tasks_of
 from .store import Store, write_atomic
@@ -45,6 +52,27 @@ class SweepResult:
     chunks_skipped: int
     hands_played: int
     seconds: float
+
+    SHOWN = ("label", "hands", "opener_advantage", "opener_advantage_low",
+             "opener_advantage_high", "blocked", "ties", "points", "stitch_ups")
+    """The summary's columns an HTML display shows (``summary`` holds them all)."""
+
+    def __repr__(self) -> str:
+        """One line: the folder, the cells and what this run played."""
+        return (f"SweepResult({len(self.summary)} cells into {str(self.out)!r}: "
+                f"{self.chunks_played} chunks played ({self.hands_played:,} hands in "
+                f"{self.seconds:.1f} s), {self.chunks_skipped} finished earlier)")
+
+    def _repr_html_(self) -> str:
+        from ..display import card, frame
+
+        shown = [c for c in self.SHOWN if c in self.summary]
+        return card("Sweep", f"into {str(self.out)!r}: {len(self.summary)} cells, "
+                    f"{self.chunks_played} chunks played ({self.hands_played:,} hands in "
+                    f"{self.seconds:.1f} s), {self.chunks_skipped} finished earlier",
+                    frame(self.summary[shown]),
+                    "<p>Every column: <code>result.summary</code>; the report: "
+                    "<code>report.md</code> in the folder.</p>")
 
 
 def check_jobs(jobs: Any) -> int | None:
@@ -149,7 +177,7 @@ def _run(sweep: Sweep, store: Store, fresh: bool, jobs: int | None, client: Any,
         progress.close()
     table = summary_table(sweep.cells, [read_sums(store.root, c.index, c.rules)
                                         for c in sweep.cells])
-    parquet, csv = table_bytes(table)
+    parquet, csv = table_bytes(table, summary_metadata(sweep, engine))
     write_atomic(store.root / "summary.parquet", parquet)
     write_atomic(store.root / "summary.csv", csv)
     write_atomic(store.root / "report.md", render(sweep, table).encode())
@@ -228,9 +256,8 @@ def dry_run(sweep: Sweep, out: str | Path | None = None, *, jobs: int | None = N
 
 def _estimate(task: Task, sample: int, jobs: int | None) -> float:
     """Seconds per hand of a task's cell, from a sample played now."""
-    probe = Task(task.cell, 0, 0, min(sample, task.n), task.rules, task.lineup, task.seed,
-                 task.keep)
-    play(Task(task.cell, 0, 0, 1, task.rules, task.lineup, task.seed, task.keep), jobs)
+    probe = dataclasses.replace(task, index=0, start=0, n=min(sample, task.n))
+    play(dataclasses.replace(task, index=0, start=0, n=1), jobs)
     clock = time.perf_counter()
     encode(probe, play(probe, jobs))
     return (time.perf_counter() - clock) / probe.n

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import hashlib
 import io
+import json
 import math
 import platform
 import re
@@ -30,71 +31,123 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pyarrow as pa
-import pyarrow.dataset as pds
+import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from ..analysis import wilson_interval
+from ..records import SEAT_COLUMNS
+from ..rules import Rules
 from ..summary import Summary, summary_fields
+from .dataset import _CATEGORIES, METADATA_KEY, ChunkForm, listed_files, read_chunks
 
 Z95 = 1.959963984540054
 """The two-sided 95% quantile of the standard normal."""
 
-_CATEGORIES = ("opening_tile", "end")
 ENGINE_SOURCES = ("fast/*.py", "tiles.py", "rng.py", "rules.py", "records.py", "summary.py",
-                  "strategies.py")
-"""The sources that decide a hand's record: their digest is the engine version of a sweep."""
+                  "strategies.py", "batch/output.py", "batch/dataset.py")
+"""The sources that decide a hand's record and the bytes of its chunk files: their digest is the
+engine version of a sweep (a folder whose chunks another version wrote is not resumed, so its
+files never mix two layouts)."""
 
 
 # ---------------------------------------------------------------------------- chunk files
-def encode_hands(frame: pd.DataFrame) -> bytes:
-    """One chunk's hand records as Parquet bytes.
+def encode_hands(frame: pd.DataFrame, form: ChunkForm, chunk: int, start: int) -> bytes:
+    """One chunk's hand records as Parquet bytes, in the sweep's schema (``form.hands``): the
+    cell's columns, the records, empty per-seat columns for seats the cell does not have, and
+    the file's metadata (see :mod:`dominosim.batch.dataset`).
 
-    Every column is declared non-null (records have no missing values, and the writer then skips
-    definition levels); the integer columns are byte-stream-split and zstd-compressed (about 8
-    bytes a hand at 4 players), the hand index delta-encoded and the only column with statistics,
-    the two categorical columns dictionary-encoded. Together these take a third of the time of
+    Columns are declared non-null where every cell has them (the writer then skips definition
+    levels); the integer columns are byte-stream-split and zstd-compressed (about 8 bytes a
+    hand at 4 players), the hand index delta-encoded and the only column with statistics, the
+    categorical and cell columns dictionary-encoded. Together these take a third of the time of
     pyarrow's defaults, which matters: a rows sweep encodes every hand it plays.
     """
-    table = pa.Table.from_pandas(frame, preserve_index=False)
-    schema = pa.schema([f.with_nullable(False) for f in table.schema],
-                       metadata=table.schema.metadata)
-    encoding = {c: "BYTE_STREAM_SPLIT" for c in table.column_names if c not in _CATEGORIES}
+    n = len(frame)
+    columns = form.cell_columns(n)
+    for field in form.hands:
+        if field.name in columns:
+            continue
+        if field.name in frame:
+            values = frame[field.name]
+            if isinstance(values.dtype, pd.CategoricalDtype):
+                columns[field.name] = pa.DictionaryArray.from_arrays(
+                    pa.array(values.cat.codes.to_numpy(), field.type.index_type),
+                    pa.array(values.cat.categories.astype(str).to_numpy(), pa.string()))
+            else:
+                columns[field.name] = pa.array(values.to_numpy(), field.type)
+        else:
+            columns[field.name] = pa.nulls(n, field.type)
+    schema = form.hands.with_metadata(form.file_metadata(chunk, start, n))
+    table = pa.Table.from_pydict(columns, schema=schema)
+    cells = [name for name, _ in form.values]
+    dictionary = [*_CATEGORIES, *cells]
+    encoding = {f.name: "BYTE_STREAM_SPLIT" for f in form.hands
+                if f.name not in dictionary and pa.types.is_integer(f.type)}
     encoding["hand"] = "DELTA_BINARY_PACKED"
     sink = io.BytesIO()
-    pq.write_table(table.cast(schema), sink, compression="zstd", compression_level=1,
-                   use_dictionary=list(_CATEGORIES), column_encoding=encoding,
+    pq.write_table(table, sink, compression="zstd", compression_level=1,
+                   use_dictionary=dictionary, column_encoding=encoding,
                    write_statistics=["hand"])
     return sink.getvalue()
 
 
-def encode_sums(sums: np.ndarray, players: int, chunk: int, start: int) -> bytes:
-    """One chunk's sums as a one-row Parquet table: ``chunk``, ``start``, then every field of
-    :func:`~dominosim.summary.summary_fields` (``hands`` first)."""
-    columns = {"chunk": pa.array([chunk], pa.int32()), "start": pa.array([start], pa.int64())}
-    for name, value in zip(summary_fields(players), sums, strict=True):
-        columns[name] = pa.array([value], pa.float64())
+def encode_sums(sums: np.ndarray, players: int, form: ChunkForm, chunk: int, start: int,
+                n: int) -> bytes:
+    """One chunk's sums as a one-row Parquet table in the sweep's schema (``form.sums``): the
+    cell's columns, ``chunk``, ``start``, then every field of
+    :func:`~dominosim.summary.summary_fields` (``hands`` first) up to the sweep's largest
+    player count, empty beyond the cell's."""
+    values = dict(zip(summary_fields(players), sums, strict=True))
+    columns = form.cell_columns(1)
+    columns.update(chunk=pa.array([chunk], pa.int32()), start=pa.array([start], pa.int64()))
+    for field in form.sums:
+        if field.name not in columns:
+            columns[field.name] = pa.array([values.get(field.name)], pa.float64())
+    schema = form.sums.with_metadata(form.file_metadata(chunk, start, n))
     sink = io.BytesIO()
-    pq.write_table(pa.table(columns), sink)
+    pq.write_table(pa.Table.from_pydict(columns, schema=schema), sink)
     return sink.getvalue()
 
 
 # ---------------------------------------------------------------------------- reading back
-def read_sums(root: Path, cell: int, rules) -> Summary:
-    """The sums of every finished chunk of ``cell`` under ``root``, added up in chunk order."""
-    folder = Path(root) / "sums" / f"cell={cell}"
+def read_sums(root: str | Path, cell: int, rules: Rules | None = None) -> Summary:
+    """The :class:`~dominosim.Summary` of ``cell``: the sums of the chunks the manifest of
+    ``root`` lists, added up in chunk order (a stray file is named in a warning and left out).
+
+    ``rules`` default to those the cell's files carry in their metadata.
+
+    >>> import tempfile
+    >>> from dominosim.batch import parse_sweep, run_sweep
+    >>> out = tempfile.mkdtemp()
+    >>> _ = run_sweep(parse_sweep('hands = 300\\nchunk_size = 100\\n[rules]\\npreset = "draw"\\n'),
+    ...               out, quiet=True)
+    >>> read_sums(out, 0)
+    Summary of 300 hands, Rules.preset('draw', players=2): blocked ...
+    """
+    paths = listed_files(root, "sums", [cell])
+    if rules is None:
+        if not paths:
+            raise ValueError(f"The value for `cell` must be a cell with finished chunks in "
+                             f"{str(root)!r} (or pass `rules`), but {cell!r} was passed.")
+        meta = json.loads(pq.read_schema(paths[0]).metadata[METADATA_KEY])
+        rules = Rules(**meta["cell"]["rules"])
     total = Summary.empty(rules)
     names = summary_fields(rules.players)
-    for path in sorted(folder.glob("chunk-*.parquet")):
+    for path in paths:
         table = pq.read_table(path, columns=names)
         total = total + Summary(rules, np.array([table[n][0].as_py() for n in names]))
     return total
 
 
 def read_hands(root: str | Path, cells: int | list[int] | None = None) -> pd.DataFrame:
-    """The hand records of a sweep run with ``keep = "rows"``, with a ``cell`` column.
+    """The hand records of a sweep run with ``keep = "rows"``: the ``cell`` number, the cell's
+    columns (preset, players, line-up, swept rule options) and the records.
 
-    Cells of different player counts have different per-seat columns: the frame holds them all
-    (missing seats are empty). ``cells`` picks one cell or several.
+    A thin reader of the ``hands/`` dataset (:mod:`dominosim.batch.dataset`): it reads the
+    chunks the manifest lists (a stray file is named in a warning and left out). ``cells`` picks
+    one cell or several; per-seat columns go up to the most players among them, empty (NaN)
+    for the seats a cell does not have. Any Parquet reader takes the same folder whole, e.g.
+    ``pd.read_parquet(root / "hands")``.
 
     Examples
     --------
@@ -105,23 +158,25 @@ def read_hands(root: str | Path, cells: int | list[int] | None = None) -> pd.Dat
     ...                     '[grid]\\nplayers = [2, 3]\\n')
     >>> _ = run_sweep(sweep, out, quiet=True)
     >>> df = read_hands(out, cells=1)
-    >>> len(df), df["cell"].unique().tolist(), "pips_2" in df
-    (40, [1], True)
+    >>> len(df), df["cell"].unique().tolist(), df["players"].unique().tolist(), "pips_2" in df
+    (40, [1], [3], True)
+    >>> read_hands(out).groupby("players")["hand"].count().to_dict()
+    {2: 40, 3: 40}
     """
-    folder = Path(root) / "hands"
     wanted = [cells] if isinstance(cells, int) else cells
-    parts = sorted((int(p.name.split("=", 1)[1]), p) for p in folder.glob("cell=*"))
-    parts = [(c, p) for c, p in parts if wanted is None or c in wanted]
-    frames = []
-    for cell, path in parts:
-        table = pds.dataset(path, format="parquet").to_table()
-        frame = table.to_pandas()
-        frame.insert(0, "cell", np.int32(cell))
-        frames.append(frame)
-    if not frames:
+    table = read_chunks(root, "hands", wanted)
+    if table.num_rows == 0:
         raise ValueError(f"The folder {str(root)!r} holds no hand records for cells {cells!r} "
                          "(hand records are written with keep = \"rows\").")
-    return pd.concat(frames, ignore_index=True) if len(frames) > 1 else frames[0]
+    most = pc.max(table["players"]).as_py()
+    seat = re.compile(rf"({'|'.join(SEAT_COLUMNS)})_(\d+)")
+
+    def kept(name: str) -> bool:
+        found = seat.fullmatch(name)
+        return name != "cell" and (found is None or int(found.group(2)) < most)
+
+    names = ["cell"] + [n for n in table.column_names if kept(n)]
+    return table.select(names).to_pandas()
 
 
 # ---------------------------------------------------------------------------- the summary table
@@ -182,11 +237,25 @@ def summary_table(cells, sums: list[Summary]) -> pd.DataFrame:
     return frame[[c for c in frame.columns if c not in sides] + sides]
 
 
-def table_bytes(frame: pd.DataFrame) -> tuple[bytes, bytes]:
-    """The summary table as Parquet and as CSV bytes."""
+def table_bytes(frame: pd.DataFrame, metadata: dict | None = None) -> tuple[bytes, bytes]:
+    """The summary table as Parquet and as CSV bytes; ``metadata`` (the sweep, its cells, the
+    versions) goes as JSON under the Parquet file's ``dominosim`` key."""
+    table = pa.Table.from_pandas(frame, preserve_index=False)
+    if metadata is not None:
+        table = table.replace_schema_metadata(
+            {**table.schema.metadata, METADATA_KEY: json.dumps(metadata, sort_keys=True).encode()})
     sink = io.BytesIO()
-    frame.to_parquet(sink, index=False)
+    pq.write_table(table, sink)
     return sink.getvalue(), frame.to_csv(index=False, float_format="%.6g").encode()
+
+
+def summary_metadata(sweep, engine: dict) -> dict:
+    """What ``summary.parquet`` carries under its ``dominosim`` key: the sweep's name,
+    description and settings, every cell (rules, line-up, axes), the engine and the versions."""
+    return {"sweep": {"name": sweep.name, "description": sweep.description, "seed": sweep.seed,
+                      "hands": sweep.hands, "chunk_size": sweep.chunk_size, "keep": sweep.keep},
+            "seed": sweep.seed, "cells": [c.describe() for c in sweep.cells], "engine": engine,
+            "versions": versions()}
 
 
 # ---------------------------------------------------------------------------- versions

@@ -28,12 +28,13 @@ from itertools import islice
 from typing import Any, TextIO
 
 import pandas as pd
-from tqdm.auto import tqdm
 
 from ..api import simulate
+from ..progress import bar, in_notebook
 from ..rules import Rules
 from ..summary import Summary
-from .output import encode_hands, encode_sums
+from .dataset import ChunkForm, chunk_forms
+from .output import encode_hands, encode_sums, engine_version, versions
 from .store import Store, chunk_path
 from .sweep import Sweep
 
@@ -50,13 +51,16 @@ class Task:
     lineup: tuple[str, ...]
     seed: int
     keep: str
+    form: ChunkForm | None = None
+    """How the chunk's files are written (:func:`encode` needs it; playing does not)."""
 
 
 def tasks_of(sweep: Sweep, done: Iterable[tuple[int, int]]) -> list[Task]:
     """The chunks of ``sweep`` not among ``done`` (``(cell, chunk)`` pairs), in sweep order."""
     done = set(done)
+    forms = chunk_forms(sweep, engine_version(), versions())
     return [Task(c.cell, c.index, c.start, c.n, sweep.cells[c.cell].rules,
-                 sweep.cells[c.cell].lineup, sweep.seed, sweep.keep)
+                 sweep.cells[c.cell].lineup, sweep.seed, sweep.keep, forms[c.cell])
             for c in sweep.chunks() if (c.cell, c.index) not in done]
 
 
@@ -69,11 +73,12 @@ def play(task: Task, n_jobs: int | None = None) -> Summary | pd.DataFrame:
 def encode(task: Task, result: Summary | pd.DataFrame) -> dict[str, bytes]:
     """A played chunk's files, by path relative to the output folder."""
     if isinstance(result, pd.DataFrame):
-        files = {chunk_path("hands", task.cell, task.index): encode_hands(result)}
+        files = {chunk_path("hands", task.cell, task.index):
+                 encode_hands(result, task.form, task.index, task.start)}
         result = Summary.from_frame(task.rules, result)
     else:
         files = {}
-    sums = encode_sums(result.sums, task.rules.players, task.index, task.start)
+    sums = encode_sums(result.sums, task.rules.players, task.form, task.index, task.start, task.n)
     return {chunk_path("sums", task.cell, task.index): sums, **files}
 
 
@@ -84,8 +89,8 @@ def play_and_encode(task: Task) -> dict[str, bytes]:
 
 # ---------------------------------------------------------------------------- progress
 class Progress:
-    """A progress bar on a terminal (cells, chunks, hands per second, time left), plain log lines
-    otherwise (at most one every ``interval`` seconds, and one at the end); nothing if ``quiet``."""
+    """A progress bar on a terminal or in Jupyter (cells, chunks, hands per second, time left),
+    plain log lines otherwise (at most one every ``interval`` seconds, and one at the end); nothing if ``quiet``."""
 
     def __init__(self, sweep: Sweep, done: Iterable[tuple[int, int]], *, quiet: bool = False,
                  stream: TextIO | None = None, interval: float = 10.0):
@@ -104,9 +109,11 @@ class Progress:
         self.chunks, self.first = len(done), self.hands
         self.started = self.last = time.perf_counter()
         self.bar = None
-        if not quiet and self.stream.isatty():
-            self.bar = tqdm(total=self.total, initial=self.hands, unit="hand", unit_scale=True,
-                            desc=sweep.name, file=self.stream, dynamic_ncols=True, smoothing=0.1)
+        # a widget in Jupyter (the kernel's stderr is no terminal), text on a terminal
+        widget = stream is None and in_notebook()
+        if not quiet and (widget or self.stream.isatty()):
+            self.bar = bar(total=self.total, initial=self.hands, desc=sweep.name, show=True,
+                           file=None if widget else self.stream, smoothing=0.1)
             self.bar.set_postfix_str(self._counts(), refresh=False)
 
     @property

@@ -196,19 +196,26 @@ class Store:
     def finished(self) -> dict[tuple[int, int], dict]:
         """The finished chunks by ``(cell, chunk)``: listed in the manifest, with every file
         present and of the listed digest. A torn last line (a kill while appending) is ignored."""
+        return {key: entry for key, entry in self.listed().items()
+                if all(self._holds(name, sha) for name, sha in entry["files"].items())}
+
+    def listed(self) -> dict[tuple[int, int], dict]:
+        """The chunks the manifest lists by ``(cell, chunk)`` (the last line of a chunk listed
+        twice), without checking their files: what readers of the results read. A torn line is
+        ignored."""
         if not self.manifest.exists():
             return {}
-        done = {}
+        entries = {}
         for line in self.manifest.read_text(encoding="utf-8").splitlines():
             try:
                 entry = json.loads(line)
                 key = (int(entry["cell"]), int(entry["chunk"]))
-                files = entry["files"]
+                if not isinstance(entry["files"], dict):
+                    continue
             except (ValueError, KeyError, TypeError):
                 continue
-            if all(self._holds(name, sha) for name, sha in files.items()):
-                done[key] = entry
-        return done
+            entries[key] = entry
+        return entries
 
     def _holds(self, name: str, sha: str) -> bool:
         path = self.root / name
