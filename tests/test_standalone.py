@@ -84,10 +84,8 @@ def test_bare_clone_collects_every_test(tmp_path):
 
 
 def test_tracked_files_cite_the_docs_not_the_old_rule_book_names():
-    # The validation files keep their original text (tests/data/README.md says so); the compiled
-    # engine's model is being rewritten elsewhere and cites the old name until then.
-    allowed = {"tests/data/validation/README.md", "tests/data/README.md",
-               "dominosim/fast/model.py"}
+    # The validation files keep their original text (tests/data/README.md says so).
+    allowed = {"tests/data/validation/README.md", "tests/data/README.md"}
     names = ("RULES" + ".md", "DESIGN" + ".md")
     offenders = [str(path.relative_to(ROOT)) for path in _tracked_files()
                  if path.suffix in (".py", ".md", ".toml", ".ipynb", ".txt", ".cfg")

@@ -1,20 +1,20 @@
 """The drivers: a block of hands ``start + lo .. start + hi - 1`` played in one compiled call.
 
-Each block allocates its scratch once and plays its hands one after another through the one hand
-kernel (:func:`~dominosim.fast.kernel.play_hand`); hand ``i`` depends only on ``(seed, i)``, so the
-results do not depend on the number of threads or blocks. :func:`rows_block` writes one record row
-per hand; :func:`sums_block` adds each hand into the block's sums (memory independent of the number
-of hands). The compiled functions release the GIL, so :mod:`dominosim.fast.engine` runs blocks on
-Python threads, one per core: no parallel compilation pipeline, whose compile time was longer than
-the kernel's. ``dims`` is None when no seat searches (the search is then not compiled at all), else
-the sizes of the search's arrays (:data:`DIMS`).
+These are the compiled engine's entry points, one per kind of output, each compiled once per
+:class:`~dominosim.fast.shape.Shape` with the hand kernel (:func:`~dominosim.fast.kernel.play_hand`)
+inlined, so that numba optimises each kernel once (a chain of compiled calls re-optimises the
+callee's code at every level). Each block plays its hands one after another in the scratch it is
+given; hand ``i`` depends only on ``(seed, i)``, so the results do not depend on the number of
+threads or blocks. :func:`rows_of` writes one record row per hand; :func:`sums_of` adds each hand
+into the block's sums (memory independent of the number of hands); :func:`logged` plays one hand
+with its event log. The functions release the GIL: :mod:`dominosim.fast.engine` runs blocks on
+Python threads, one per core, with no parallel compilation pipeline. ``search`` is None when no
+seat searches (the search is then not compiled at all), else the search's scratch.
 """
 
 from __future__ import annotations
 
-import numpy as np
-
-from .jit import jit, jit_kernel
+from .jit import jit_kernel
 from .kernel import (
     C_DRAWS,
     C_END,
@@ -26,15 +26,9 @@ from .kernel import (
     C_WIN,
     N_BASE_COLS,
     OK,
-    make_scratch,
     play_hand,
 )
 from .rng import hand_key
-from .search import make_search_scratch
-
-DIMS = ("events", "nodes", "states")
-"""The sizes of a search's arrays, in the order of the ``dims`` array: public-log rows, tree
-nodes, sampler states."""
 
 
 @jit_kernel
@@ -48,16 +42,6 @@ def rows_of(shape, rp, lineup, seed, start, lo, hi, out, redeals, scratch, searc
         if st != OK and status == OK:
             status = st
     return status
-
-
-@jit
-def rows_block(shape, rp, lineup, seed, start, lo, hi, out, redeals, dims):
-    """:func:`rows_of` with the block's scratch (and the search's, when ``dims`` is given)."""
-    scratch = make_scratch(shape, rp, 0)
-    if dims is not None:
-        search = make_search_scratch(rp.tiles, rp.players, dims[0], dims[1], dims[2])
-        return rows_of(shape, rp, lineup, seed, start, lo, hi, out, redeals, scratch, search)
-    return rows_of(shape, rp, lineup, seed, start, lo, hi, out, redeals, scratch, None)
 
 
 # Summary layout: one float64 vector of sums, named by dominosim.summary.summary_fields.
@@ -124,24 +108,8 @@ def sums_of(shape, rp, lineup, seed, start, lo, hi, row, acc, scratch, search):
     return status
 
 
-@jit
-def sums_block(shape, rp, lineup, seed, start, lo, hi, acc, dims):
-    """:func:`sums_of` with the block's scratch (and the search's, when ``dims`` is given)."""
-    scratch = make_scratch(shape, rp, 0)
-    row = np.zeros(N_BASE_COLS + 3 * rp.players, np.int16)
-    if dims is not None:
-        search = make_search_scratch(rp.tiles, rp.players, dims[0], dims[1], dims[2])
-        return sums_of(shape, rp, lineup, seed, start, lo, hi, row, acc, scratch, search)
-    return sums_of(shape, rp, lineup, seed, start, lo, hi, row, acc, scratch, None)
-
-
-@jit
-def run_logged(shape, rp, lineup, base, out, n_events, dims):
-    """Play one hand keyed ``base`` with its event log; returns ``(status, redeals, scratch)``."""
-    scratch = make_scratch(shape, rp, n_events)
-    if dims is not None:
-        search = make_search_scratch(rp.tiles, rp.players, dims[0], dims[1], dims[2])
-        st, rd = play_hand(shape, rp, lineup, base, out, scratch, search)
-        return st, rd, scratch
-    st, rd = play_hand(shape, rp, lineup, base, out, scratch, None)
-    return st, rd, scratch
+@jit_kernel
+def logged(shape, rp, lineup, base, out, scratch, search):
+    """Play one hand keyed ``base`` with its event log in ``scratch.log``; returns
+    ``(status, redeals)``."""
+    return play_hand(shape, rp, lineup, base, out, scratch, search)

@@ -43,10 +43,11 @@ from .board import (
     EV_SUIT,
     EV_TILE,
 )
-from .driver import rows_block, run_logged, summary_width, sums_block
+from .driver import logged, rows_of, summary_width, sums_of
 from .params import PLUGIN, STRATEGY_CODES, Lineup, Params, lineup_arrays, rule_params
 from .plugin import CompiledStrategy
 from .rng import deal_key, shuffle
+from .search import make_search_scratch
 from .shape import Shape
 
 BLOCKS_PER_THREAD = 8
@@ -142,6 +143,22 @@ def _check_status(run: Run, status: np.ndarray) -> None:
     raise RuntimeError(f"The compiled engine stopped with status {int(bad[0])}.")
 
 
+def _scratch(run: Run, n_events: int = 0) -> tuple:
+    """The arrays one block of hands works in: the kernel's scratch, and the search's (None when no
+    seat searches)."""
+    rules, shape = run.rules, run.shape
+    n_pub = max_events(rules) if shape.searches else 0
+    scratch = k.make_scratch(rules.n_tiles, rules.players, n_events, n_pub, shape.plugins)
+    if run.dims is None:
+        return scratch, None
+    return scratch, make_search_scratch(rules.n_tiles, rules.players, *(int(d) for d in run.dims))
+
+
+def row_of(run: Run) -> np.ndarray:
+    """One record row, as :func:`~dominosim.fast.driver.sums_of` fills it hand after hand."""
+    return np.zeros(k.n_record_cols(run.rules.players), dtype=np.int16)
+
+
 def _blocks(n: int, threads: int) -> list[tuple[int, int]]:
     """``(lo, hi)`` of each block of ``n`` hands for ``threads`` threads."""
     count = max(1, min(n, threads * BLOCKS_PER_THREAD)) if threads > 1 else 1
@@ -168,8 +185,8 @@ def play_rows(run: Run, seed: int, start: int, n: int,
     seed_, start_ = np.uint64(seed), np.int64(start)
 
     def play(b: int, lo: int, hi: int) -> int:
-        return rows_block(run.shape, run.rp, run.lineup, seed_, start_, np.int64(lo),
-                          np.int64(hi), out, redeals, run.dims)
+        return rows_of(run.shape, run.rp, run.lineup, seed_, start_, np.int64(lo), np.int64(hi),
+                       out, redeals, *_scratch(run))
 
     _check_status(run, _each_block(play, _blocks(n, threads), threads))
     return out, redeals
@@ -183,8 +200,8 @@ def play_summary(run: Run, seed: int, start: int, n: int, n_jobs: int | None = N
     seed_, start_ = np.uint64(seed), np.int64(start)
 
     def play(b: int, lo: int, hi: int) -> int:
-        return sums_block(run.shape, run.rp, run.lineup, seed_, start_, np.int64(lo),
-                          np.int64(hi), acc[b], run.dims)
+        return sums_of(run.shape, run.rp, run.lineup, seed_, start_, np.int64(lo), np.int64(hi),
+                       row_of(run), acc[b], *_scratch(run))
 
     _check_status(run, _each_block(play, blocks, threads))
     return acc.sum(axis=0)
@@ -202,8 +219,8 @@ def replay_log(run: Run, seed: int, hand: int) -> HandLog:
     rules = run.rules
     base = hand_key(seed, hand)
     out = np.zeros(k.n_record_cols(rules.players), dtype=np.int16)
-    status, redeals, scratch = run_logged(run.shape, run.rp, run.lineup, np.uint64(base), out,
-                                          np.int64(max_events(rules)), run.dims)
+    scratch, search = _scratch(run, max_events(rules))
+    status, redeals = logged(run.shape, run.rp, run.lineup, np.uint64(base), out, scratch, search)
     _check_status(run, np.array([status]))
     deals = []
     for d in range(redeals):  # the thrown deals, reshuffled by the compiled streams

@@ -87,15 +87,13 @@ Scratch = namedtuple("Scratch", ["board", "notes", "log", "moves", "rng", "seen"
 
 
 @jit
-def make_scratch(shape, rp, n_events):
-    """A :class:`Scratch` for the hands of ``rp`` (allocated once per block of hands); the event
-    log has ``n_events`` rows when ``shape.events``, the public log a hand's worth of rows when
-    ``shape.searches``."""
-    t, p = rp.tiles, rp.players
-    n_pub = 2 * t + p * (t + 1) + 1 if shape.searches else 0
-    return Scratch(make_board(t, p), make_notes(p), make_log(n_events if shape.events else 0, n_pub),
+def make_scratch(t, p, n_events, n_pub, plugins):
+    """A :class:`Scratch` for ``t`` tiles and ``p`` seats (allocated once per block of hands), with
+    room for ``n_events`` events and ``n_pub`` public events, and a plug-in's view if
+    ``plugins``."""
+    return Scratch(make_board(t, p), make_notes(p), make_log(n_events, n_pub),
                    np.zeros((2, 2 * t), np.int64), np.zeros(p + 1, np.uint64),
-                   np.zeros(V_TILE_COUNTS + V_HAND_OFFSET * p + t if shape.plugins else 0, np.int64))
+                   np.zeros(V_TILE_COUNTS + V_HAND_OFFSET * p + t if plugins else 0, np.int64))
 
 
 @jit_kernel
@@ -105,7 +103,7 @@ def plugin_fault(seat, value):
 
 
 # ---------------------------------------------------------------- the deal
-@jit_kernel
+@jit_helper
 def deal(shape, rp, base, board, rng):
     """Shuffle and deal (redealing while no seat holds a double under the highest-double opening).
 
@@ -198,7 +196,7 @@ def choose(shape, rp, lineup, seat, n, psm, scratch, search):
     return OK, moves[0, k], moves[1, k]
 
 
-@jit_kernel
+@jit_helper
 def choose_lead(shape, rp, lineup, seat, scratch):
     """``(status, tile)``: the tile the leader puts down under ``opening='any'``: uniform for
     ``random``, the plug-in's choice, the heaviest for every other built-in."""
@@ -216,7 +214,7 @@ def choose_lead(shape, rp, lineup, seat, scratch):
     return OK, heaviest_lead(shape, code, board.hands, seat)
 
 
-@jit_kernel
+@jit_helper
 def highest_double(rp, hands):
     """``(seat, tile)``: who holds the highest double, and which it is."""
     for d in range(rp.max_pip, -1, -1):
@@ -227,7 +225,7 @@ def highest_double(rp, hands):
 
 
 # ---------------------------------------------------------------- one hand
-@jit_kernel
+@jit_helper
 def start_hand(shape, rp, lineup, base, scratch):
     """Deal and make the opening play; returns ``(status, redeals)``."""
     board, notes, rng = scratch.board, scratch.notes, scratch.rng
@@ -253,7 +251,7 @@ def start_hand(shape, rp, lineup, base, scratch):
     return OK, redeals
 
 
-@jit_kernel
+@jit_helper
 def play_hand(shape, rp, lineup, base, row, scratch, search):
     """Play the hand keyed ``base`` and write its record into ``row`` (one ``int16`` row).
 
@@ -279,7 +277,7 @@ def play_hand(shape, rp, lineup, base, row, scratch, search):
     return OK, redeals
 
 
-@jit_kernel
+@jit_helper
 def record(rp, board, notes, row):
     """Write the finished hand's record into ``row``."""
     at = board.at
