@@ -27,7 +27,7 @@ from ..tiles import tile_of
 from . import kernel as k
 from . import model as m
 from .driver import run_logged, run_rows, run_summary, summary_width
-from .plugin import CompiledStrategy
+from .plugin import CompiledStrategy, raise_plugin_fault
 from .rng import deal_key, shuffle
 
 BLOCKS_PER_THREAD = 8
@@ -85,7 +85,7 @@ def _threads(n_jobs: int | None) -> int:
     return n_jobs
 
 
-def _check_status(rules: Rules, status: np.ndarray) -> None:
+def _check_status(rules: Rules, status: np.ndarray, plugins: Sequence[int] = ()) -> None:
     bad = status[status != k.OK]
     if bad.size:
         if bad[0] == k.ERR_REDEALS:
@@ -93,6 +93,7 @@ def _check_status(rules: Rules, status: np.ndarray) -> None:
         if bad[0] in (k.ERR_SEARCH_STATES, k.ERR_SEARCH_DEAL):
             raise RuntimeError(search_error(rules, -1 if bad[0] == k.ERR_SEARCH_STATES else -2))
         if bad[0] == k.ERR_PLUGIN:
+            raise_plugin_fault(plugins)  # raises the recorded fault (seat, code, exception)
             raise IllegalMoveError("A compiled strategy returned a move index outside its legal "
                                    "moves (0 to n_moves - 1).")
         raise RuntimeError(f"The compiled engine stopped with status {int(bad[0])}.")
@@ -114,7 +115,7 @@ def play_rows(rules: Rules, ids: np.ndarray, seed: int, start: int, n: int,
                  status, n_blocks)
     finally:
         numba.set_num_threads(previous)
-    _check_status(rules, status)
+    _check_status(rules, status, plugins)
     return out, redeals
 
 
@@ -131,7 +132,7 @@ def play_summary(rules: Rules, ids: np.ndarray, seed: int, start: int, n: int,
         run_summary(params(rules, ids, plugins), ids, np.uint64(seed), np.int64(start), n, acc, status)
     finally:
         numba.set_num_threads(previous)
-    _check_status(rules, status)
+    _check_status(rules, status, plugins)
     return acc.sum(axis=0)
 
 
@@ -149,7 +150,7 @@ def replay_log(rules: Rules, ids: np.ndarray, seed: int, hand: int, plugins: Seq
     log_ends = np.zeros((m.max_events(rules), k.MAX_ENDS), dtype=np.int64)
     status, redeals, perm = run_logged(params(rules, ids, plugins), ids, np.uint64(base), out, log,
                                        log_ends)
-    _check_status(rules, np.array([status]))
+    _check_status(rules, np.array([status]), plugins)
     deals = []
     for d in range(redeals):  # the thrown deals, reshuffled by the compiled streams
         thrown = np.arange(rules.n_tiles, dtype=np.int64)
