@@ -73,7 +73,9 @@ def _client(args: argparse.Namespace):
     if args.scheduler is None and args.local_cluster is None:
         return None
     try:
-        from distributed import Client, LocalCluster
+        from distributed import Client
+
+        from .cluster import local_cluster
     except ImportError:
         raise ValueError("The options `--scheduler` and `--local-cluster` need dask.distributed: "
                          "pip install 'dominosim[dask]'.") from None
@@ -87,9 +89,7 @@ def _client(args: argparse.Namespace):
     if args.local_cluster < 1:
         raise ValueError(f"The value for `--local-cluster` must be an integer of 1 or more, but "
                          f"{args.local_cluster!r} was passed.")
-    cluster = LocalCluster(n_workers=args.local_cluster, threads_per_worker=1, processes=True,
-                           dashboard_address=None)
-    return Client(cluster)
+    return Client(local_cluster(args.local_cluster))
 
 
 def _print_tables(table: pd.DataFrame) -> None:
