@@ -10,7 +10,10 @@ report.md; metadata.json (the sweep, each cell's rules, versions, timings); mani
 Running the same sweep again skips the chunks already finished, so an interrupted sweep resumes
 where it stopped; a different sweep is refused in a folder that holds one, unless --fresh.
 
-Exit status: 0 done, 2 bad input (nothing written), 130 interrupted (finished chunks are kept).
+Exit status: 0 done; 2 bad input (a sweep file, option or output folder refused: nothing written);
+74 an environment failure (the output folder cannot be written or read back: a full or read-only
+disk, missing permissions, a damaged metadata.json; finished chunks are kept, nothing
+half-written); 130 interrupted (finished chunks are kept).
 """
 
 from __future__ import annotations
@@ -23,9 +26,14 @@ import pandas as pd
 
 from .api import check_run, dry_run, run_sweep
 from .report import block_vs_draw, cells_table
+from .store import describe_os_error
 from .sweep import DEFAULT_SWEEP, default_sweep, load_sweep
 
 PROG = "python -m dominosim.batch"
+EXIT_BAD_INPUT = 2
+EXIT_ENVIRONMENT = 74
+"""``EX_IOERR`` of the BSD ``sysexits.h`` convention: an input/output failure."""
+EXIT_INTERRUPTED = 130
 
 
 class _Parser(argparse.ArgumentParser):
@@ -101,13 +109,25 @@ def _print_tables(table: pd.DataFrame) -> None:
             print("\nBlock against Draw (opener's side wins)\n" + compared.to_string(index=False))
 
 
+def _environment_failure(prog: str, error: OSError) -> int:
+    print(f"{prog}: error: {describe_os_error(error)}", file=sys.stderr)
+    return EXIT_ENVIRONMENT
+
+
 def main(argv: list[str] | None = None, prog: str = PROG) -> int:
-    """Run the command line; returns the exit status."""
+    """Run the command line; returns the exit status (see the module documentation)."""
     parser = _parser(prog)
     args = parser.parse_args(argv)
     if args.print_default:
         print(DEFAULT_SWEEP, end="")
         return 0
+    try:
+        return _main(parser, args, prog)
+    except OSError as e:
+        return _environment_failure(prog, e)
+
+
+def _main(parser: argparse.ArgumentParser, args: argparse.Namespace, prog: str) -> int:
     client = None
     try:
         sweep = load_sweep(args.sweep) if args.sweep is not None else default_sweep()
@@ -129,7 +149,7 @@ def main(argv: list[str] | None = None, prog: str = PROG) -> int:
     except KeyboardInterrupt:
         print(f"{prog}: interrupted; the finished chunks are kept: run the same command again "
               "to resume.", file=sys.stderr)
-        return 130
+        return EXIT_INTERRUPTED
     except ValueError as e:  # the folder is locked by a sweep that is still running
         parser.error(str(e))
     finally:
