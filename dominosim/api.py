@@ -54,10 +54,11 @@ def _check_rules(rules: Any) -> Rules:
 
 
 def _check_count(name: str, value: Any, low: int = 0) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < low:
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)) or \
+            value < low:
         raise ValueError(f"The value for `{name}` must be an integer of {low} or more, "
                          f"but {value!r} was passed.")
-    return value
+    return int(value)
 
 
 def _check_at_most(name: str, value: int, most: int, cap: str, advice: str) -> None:
@@ -182,9 +183,9 @@ def simulate(rules: Rules, strategies: Any, n_hands: int, seed: int = 0, *,
     10000
     """
     rules = _check_rules(rules)
-    _check_count("n_hands", n_hands)
-    _check_count("start", start)
-    _check_count("chunk_size", chunk_size, low=1)
+    n_hands = _check_count("n_hands", n_hands)
+    start = _check_count("start", start)
+    chunk_size = _check_count("chunk_size", chunk_size, low=1)
     _check_seed(seed)
     _check_engine(engine)
     if keep not in KEEPS:
@@ -249,7 +250,7 @@ def replay(rules: Rules, strategies: Any, seed: int, hand: int, *,
     True
     """
     rules = _check_rules(rules)
-    _check_count("hand", hand)
+    hand = _check_count("hand", hand)
     _check_at_most("hand", hand, MAX_HAND_INDEX, "2**63 - 1", "hand ids are int64")
     _check_seed(seed)
     _check_engine(engine)
@@ -282,7 +283,7 @@ def simulate_matches(rules: Rules, strategies: Any, n_matches: int, seed: int = 
     True
     """
     rules = _check_rules(rules)
-    _check_count("n_matches", n_matches)
+    n_matches = _check_count("n_matches", n_matches)
     _check_at_most("n_matches", n_matches, MAX_MATCHES, "dominosim.api.MAX_MATCHES",
                    "split the run")
     if rules.target > MAX_MATCH_TARGET:
