@@ -10,7 +10,8 @@ report.md; metadata.json (the sweep, each cell's rules, versions, timings); mani
 Running the same sweep again skips the chunks already finished, so an interrupted sweep resumes
 where it stopped; a different sweep is refused in a folder that holds one, unless --fresh.
 
-Exit status: 0 done; 2 bad input (a sweep file, option or output folder refused: nothing written);
+Exit status: 0 done; 2 bad input (a sweep file, option or output folder refused: nothing written;
+or a cell the engine cannot play, met during the run: finished chunks are kept);
 74 an environment failure (the output folder cannot be written or read back: a full or read-only
 disk, missing permissions, a damaged metadata.json; finished chunks are kept, nothing
 half-written); 130 interrupted (finished chunks are kept).
@@ -24,6 +25,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from ..game import IllegalMoveError
 from .api import check_run, dry_run, run_sweep
 from .report import block_vs_draw, cells_table
 from .store import describe_os_error
@@ -152,6 +154,8 @@ def _main(parser: argparse.ArgumentParser, args: argparse.Namespace, prog: str) 
         return EXIT_INTERRUPTED
     except ValueError as e:  # the folder is locked by a sweep that is still running
         parser.error(str(e))
+    except (RuntimeError, IllegalMoveError) as e:  # a cell the engine cannot play, met in a hand
+        parser.error(f"{' '.join(str(e).split())} (the finished chunks are kept)")
     finally:
         if client is not None:
             cluster = client.cluster
