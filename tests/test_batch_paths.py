@@ -97,7 +97,7 @@ def test_full_disk_exits_74_in_one_line_leaving_no_tmp_and_the_rerun_resumes(
     out = tmp_path / "out"
     status, err = _cli(capsys, [_sweep_file(tmp_path), "--out", out, "--quiet"])
     assert status == EXIT_ENVIRONMENT == 74
-    assert err.count("\n") == 1 and "No space left on device" in err
+    assert err.count("\n") == 1 and "No space left on device; free some space" in err
     assert f"Cannot write {str(out / 'summary.csv')!r}" in err and "Traceback" not in err
     assert not [p for p in out.rglob("*") if ".tmp" in p.name]
     assert not (out / "summary.csv").exists()
@@ -154,3 +154,18 @@ def test_cell_the_search_cannot_count_stops_in_one_line_with_exit_2(tmp_path, ca
     status, err = _cli(capsys, [sweep, "--out", tmp_path / "out", "--quiet"])
     assert status == 2 and err.count("\n") == 1 and "Traceback" not in err
     assert "table of consistent deals would need more than" in err
+
+
+def test_read_only_disk_exits_74_in_one_line_writing_nothing(tmp_path, capsys, monkeypatch):
+    real_mkdir = Path.mkdir
+
+    def read_only(self, *args, **kwargs):
+        if self.is_relative_to(tmp_path / "out"):
+            raise OSError(errno.EROFS, "Read-only file system", str(self))
+        return real_mkdir(self, *args, **kwargs)
+
+    monkeypatch.setattr(Path, "mkdir", read_only)
+    status, err = _cli(capsys, [_sweep_file(tmp_path), "--out", tmp_path / "out", "--quiet"])
+    assert status == 74 and err.count("\n") == 1
+    assert "Read-only file system; choose a folder you may write with --out" in err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["sweep1.toml"]

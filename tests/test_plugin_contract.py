@@ -7,6 +7,7 @@ import pytest
 
 import dominosim as ds
 from dominosim.fast.plugin import FAULT_RAISED, FAULT_WROTE, V_BONEYARD, plugin_fault_message
+from dominosim.fast.rng import below
 
 RULES = ds.Rules.preset("draw", players=2)
 ENGINES = ("fast", "reference")
@@ -17,6 +18,15 @@ def raises_late(moves_tile, moves_suit, n_moves, view, rng):
     if view[V_BONEYARD] < 3:
         raise ValueError("the boneyard is nearly empty")
     return 0
+
+
+@numba.njit
+def raises_on_a_draw(moves_tile, moves_suit, n_moves, view, rng):
+    # the exception depends on the stream: played again in Python, the stream must be restored
+    k = below(rng, 0, n_moves)
+    if below(rng, 0, 50) == 7:
+        raise KeyError(k)
+    return k
 
 
 @numba.njit
@@ -63,6 +73,15 @@ def test_plugin_exception_stops_the_run_with_that_exception(engine, capfd):
         ds.simulate(RULES, [plug, "random"], 200, seed=1, engine=engine)
     assert "'raises_late' at seat 0" in " ".join(caught.value.__notes__)
     assert "Exception ignored" not in capfd.readouterr().err
+
+
+def test_plugin_exception_that_depends_on_its_stream_is_raised_again_from_that_stream():
+    plug = ds.compiled_strategy(raises_on_a_draw)
+    with pytest.raises(KeyError) as fast:
+        ds.simulate(RULES, [plug, "random"], 400, seed=6, n_jobs=1)
+    with pytest.raises(KeyError) as reference:
+        ds.simulate(RULES, [plug, "random"], 400, seed=6, engine="reference")
+    assert fast.value.args == reference.value.args
 
 
 @pytest.mark.parametrize("engine", ENGINES)

@@ -31,6 +31,7 @@ Examples
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import json
 import os
@@ -64,18 +65,24 @@ class OutputFailure(OSError):
 
 
 def describe_os_error(error: OSError, root: Path | None = None) -> str:
-    """One sentence for an ``OSError`` met while writing a sweep's folder.
+    """One sentence for an ``OSError`` met while writing a sweep's folder: the file, the reason,
+    and what to do.
 
     >>> import errno
     >>> describe_os_error(OSError(errno.ENOSPC, "No space left on device", "/r/summary.csv"))
-    "Cannot write '/r/summary.csv': No space left on device; free some space, or choose another --out, and run the same command again (finished chunks are kept)."
+    "Cannot write '/r/summary.csv': No space left on device; free some space and run the same command again (finished chunks are kept)."
     """
     if isinstance(error, OutputFailure):
         return str(error)
     name = error.filename if error.filename is not None else root
     reason = error.strerror or str(error) or type(error).__name__
-    return (f"Cannot write {str(name)!r}: {reason}; free some space, or choose another --out, "
-            "and run the same command again (finished chunks are kept).")
+    if error.errno in (errno.ENOSPC, errno.EDQUOT):
+        advice = "free some space and run the same command again"
+    elif error.errno in (errno.EROFS, errno.EACCES, errno.EPERM):
+        advice = "choose a folder you may write with --out"
+    else:
+        advice = "check the disk, or choose another --out, and run the same command again"
+    return f"Cannot write {str(name)!r}: {reason}; {advice} (finished chunks are kept)."
 
 
 def write_atomic(path: Path, data: bytes) -> None:

@@ -128,14 +128,21 @@ def _int64_pointer(typingctx, address):
 
 @numba.njit(cache=True)
 def _checksum(moves_tile, moves_suit, n, view):
-    """A mixing hash of the moves' first ``n`` entries and the whole view."""
-    h = np.int64(-3750763034362895579)
+    """A weighted sum of the moves' first ``n`` entries and the view's live part (its fields and
+    the seat's own tiles): odd weights, so any single changed entry changes it, and no chain of
+    dependent operations, so it costs a few cycles an entry."""
+    h = np.int64(0)
     for i in range(n):
-        h = (h ^ moves_tile[i]) * np.int64(1099511628211)
-        h = (h ^ moves_suit[i]) * np.int64(1099511628211)
-    for i in range(view.shape[0]):
-        h = (h ^ view[i]) * np.int64(1099511628211)
-    return h
+        h += moves_tile[i] * (2 * i + 1) + moves_suit[i] * (2 * i + 1) * np.int64(0x9E3779B1)
+    players = min(max(view[V_PLAYERS], 0), 16)
+    live = V_TILE_COUNTS + V_HAND_OFFSET * players
+    if 0 <= view[V_SEAT] < players and live < view.shape[0]:
+        live += max(view[V_TILE_COUNTS + view[V_SEAT]], 0)
+    live = min(live, view.shape[0])
+    g = np.int64(0)
+    for i in range(live):
+        g += view[i] * (2 * i + 1)
+    return h + g * np.int64(0x85EBCA77)
 
 
 @numba.njit(cache=True)
