@@ -137,6 +137,11 @@ def test_check_strategy_reports_a_plugin_of_the_wrong_signature_as_a_finding(fun
     assert func.__name__ in report.problems[0]
 
 
+def test_check_strategy_takes_a_numba_function_and_checks_it_in_both_engines():
+    report = ds.check_strategy(first, rules=RULES, n_hands=30)
+    assert report.ok and report.engines == ("reference", "fast") and report.problems == []
+
+
 def test_check_strategy_reports_a_raising_python_strategy_as_a_finding():
     def broken(view, moves, rng):
         raise KeyError("no such seat")

@@ -104,6 +104,10 @@ def run_sweep(sweep: Sweep, out: str | Path | None = None, *, jobs: int | None =
     ------
     ValueError
         For a refused folder or ``jobs``, before anything is written.
+    OSError
+        When the folder cannot be written (a full or read-only disk);
+        :class:`~dominosim.batch.store.OutputFailure` when its ``metadata.json`` is damaged.
+        Nothing half-written is left; finished chunks are kept.
     """
     store, fresh = check_run(sweep, out, jobs=jobs, fresh=fresh, client=client)
     try:
