@@ -107,3 +107,24 @@ def test_sweep_file_fuzz_runs_correctly_or_is_refused_in_one_line_naming_a_key(c
         assert not out.exists() and sorted(p.name for p in Path(tmp).iterdir()) == ["fuzz.toml"]
     named = set(re.findall(r"`([^`]+)`", err))
     assert named & (_keys(data) | {"hands", "grid", "rules.preset"}), (err, data)
+
+
+@pytest.mark.parametrize(("lines", "message"), [
+    ("[rules]\npreset = \"block\"\nmax_pip = [6]\n", "line 4: The value for `max_pip` must be an "
+     "integer from 1 to 15, but [6] was passed."),
+    ("[rules]\npreset = \"block\"\nmax_pip = { a = 6 }\n", "The value for `max_pip` must be"),
+    ("[rules]\npreset = [\"block\"]\n", "line 3: The value for `rules.preset` must be one of"),
+    ("keep = [\"rows\"]\n[rules]\npreset = \"draw\"\n", "line 2: The value for `keep` must be"),
+    ("[rules]\npreset = \"draw\"\nopening_arms = 2.0\n", "The value for `opening_arms` must be 2"),
+    ("[rules]\npreset = \"draw\"\nplayers = true\n", "The value for `players` must be an integer"),
+    ("[rules]\npreset = \"block\"\nplayers = 4\nmax_pip = 16\n", "The value for `max_pip` must "
+     "be an integer from 1 to 15, but 16 was passed."),
+])
+def test_sweep_value_of_the_wrong_kind_is_refused_in_one_line(tmp_path, capsys, lines, message):
+    path = tmp_path / "s.toml"
+    path.write_text("hands = 10\n" + lines)
+    with pytest.raises(SystemExit) as caught:
+        main([str(path), "--out", str(tmp_path / "out"), "--quiet"])
+    err = capsys.readouterr().err
+    assert caught.value.code == 2 and err.count("\n") == 1 and message in err, err
+    assert not (tmp_path / "out").exists()
