@@ -12,6 +12,9 @@ Examples
 
 from __future__ import annotations
 
+import sys
+import threading
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -29,6 +32,19 @@ from .summary import Summary
 ENGINES = ("fast", "reference")
 KEEPS = ("rows", "summary")
 DEFAULT_CHUNK = 250_000
+MAX_HAND_INDEX = (1 << 63) - 1
+"""The largest hand index (``start + n_hands - 1``): hand ids are int64 and never wrap."""
+MAX_ROWS = 100_000_000
+"""Hands one ``keep='rows'`` run may return (5.5 GB of records at 4 players); split a
+larger run with ``start``, or keep its summary."""
+MAX_HANDS = 1 << 50
+"""Hands one ``keep='summary'`` run may play (years of compute: a typo, not an experiment)."""
+MAX_MATCH_TARGET = 10_000
+"""The largest ``rules.target`` :func:`simulate_matches` plays to."""
+MAX_MATCHES = 10_000_000
+"""Matches one :func:`simulate_matches` call may play."""
+POLL_SECONDS = 0.25
+"""How often the caller's thread looks up while the compiled engine runs (for Ctrl-C)."""
 
 
 def _check_rules(rules: Any) -> Rules:
@@ -39,10 +55,66 @@ def _check_rules(rules: Any) -> Rules:
 
 
 def _check_count(name: str, value: Any, low: int = 0) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < low:
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)) or \
+            value < low:
         raise ValueError(f"The value for `{name}` must be an integer of {low} or more, "
                          f"but {value!r} was passed.")
-    return value
+    return int(value)
+
+
+def _check_at_most(name: str, value: int, most: int, cap: str, advice: str) -> None:
+    if value > most:
+        raise ValueError(f"The value for `{name}` must be at most {most:,} ({cap}; {advice}), "
+                         f"but {value!r} was passed.")
+
+
+def _check_hands(n_hands: int, start: int, keep: str) -> None:
+    """The limits of one run, checked before anything is allocated or played."""
+    if keep == "rows":
+        _check_at_most("n_hands", n_hands, MAX_ROWS, "dominosim.api.MAX_ROWS with keep='rows'",
+                       "keep='summary' has no such limit, or split the run with `start`")
+    else:
+        _check_at_most("n_hands", n_hands, MAX_HANDS, "dominosim.api.MAX_HANDS", "split the run")
+    last = start + max(n_hands, 1) - 1
+    if last > MAX_HAND_INDEX:
+        raise ValueError(f"The value for `start` must leave the last hand index start + n_hands "
+                         f"- 1 at most 2**63 - 1 (hand ids are int64), but start={start!r} with "
+                         f"n_hands={n_hands!r} was passed.")
+
+
+_ENGINE_LOCK = threading.Lock()
+
+
+def _interruptibly(call: Callable, *args: Any) -> Any:
+    """``call(*args)`` in a worker thread, while this thread waits in short steps.
+
+    The compiled kernels release the GIL, so Ctrl-C (``KeyboardInterrupt``) reaches this thread
+    within :data:`POLL_SECONDS` even during a long search; the call in progress then finishes in
+    the background, and the next run waits for it (the compiled engine runs one call at a time).
+    """
+    result: dict[str, Any] = {}
+
+    def work() -> None:
+        try:
+            result["value"] = call(*args)
+        except BaseException as error:  # handed to the caller's thread below
+            result["error"] = error
+        finally:
+            _ENGINE_LOCK.release()
+
+    while not _ENGINE_LOCK.acquire(timeout=POLL_SECONDS):
+        pass
+    worker = threading.Thread(target=work, name="dominosim-engine", daemon=True)
+    try:
+        worker.start()
+    except BaseException:
+        _ENGINE_LOCK.release()
+        raise
+    while worker.is_alive():
+        worker.join(POLL_SECONDS)
+    if "error" in result:
+        raise result["error"]
+    return result["value"]
 
 
 def _check_engine(engine: str) -> str:
@@ -145,14 +217,15 @@ def simulate(rules: Rules, strategies: Any, n_hands: int, seed: int = 0, *,
     (True, ['random', 'random'], 1)
     """
     rules = _check_rules(rules)
-    _check_count("n_hands", n_hands)
-    _check_count("start", start)
-    _check_count("chunk_size", chunk_size, low=1)
+    n_hands = _check_count("n_hands", n_hands)
+    start = _check_count("start", start)
+    chunk_size = _check_count("chunk_size", chunk_size, low=1)
     _check_seed(seed)
     _check_engine(engine)
     if keep not in KEEPS:
         raise ValueError(f"The value for `keep` must be one of {', '.join(map(repr, KEEPS))}, "
                          f"but {keep!r} was passed.")
+    _check_hands(n_hands, start, keep)
     show = want_progress(progress, work=n_hands, long=long_hands(engine, strategies))
     if engine == "reference":
         df = _simulate_reference(rules, strategies, n_hands, seed, start, show)
@@ -172,9 +245,10 @@ def simulate(rules: Rules, strategies: Any, n_hands: int, seed: int = 0, *,
         for lo in range(start, start + n_hands, chunk_size):
             n = min(chunk_size, start + n_hands - lo)
             if keep == "summary":
-                summary = summary + Summary(rules, fast.play_summary(run, seed, lo, n, n_jobs))
+                summary = summary + Summary(rules, _interruptibly(
+                    fast.play_summary, run, seed, lo, n, n_jobs))
             else:
-                rows, redeals = fast.play_rows(run, seed, lo, n, n_jobs)
+                rows, redeals = _interruptibly(fast.play_rows, run, seed, lo, n, n_jobs)
                 for c, values in fast.rows_to_columns(rules, rows, redeals, lo).items():
                     columns[c][lo - start:lo - start + n] = values
             progress_bar.update(n)
@@ -214,7 +288,8 @@ def replay(rules: Rules, strategies: Any, seed: int, hand: int, *,
     True
     """
     rules = _check_rules(rules)
-    _check_count("hand", hand)
+    hand = _check_count("hand", hand)
+    _check_at_most("hand", hand, MAX_HAND_INDEX, "2**63 - 1", "hand ids are int64")
     _check_seed(seed)
     _check_engine(engine)
     if engine == "fast":
@@ -245,7 +320,13 @@ def simulate_matches(rules: Rules, strategies: Any, n_matches: int, seed: int = 
     True
     """
     rules = _check_rules(rules)
-    _check_count("n_matches", n_matches)
+    n_matches = _check_count("n_matches", n_matches)
+    _check_at_most("n_matches", n_matches, MAX_MATCHES, "dominosim.api.MAX_MATCHES",
+                   "split the run")
+    if rules.target > MAX_MATCH_TARGET:
+        raise ValueError(f"The value for `target` of the rules must be at most "
+                         f"{MAX_MATCH_TARGET:,} (dominosim.api.MAX_MATCH_TARGET) to play matches, "
+                         f"but {rules.target!r} was passed.")
     _check_seed(seed)
     if engine != "reference":
         raise ValueError("The value for `engine` must be 'reference' for simulate_matches (the "

@@ -15,6 +15,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+import numba
+
 from .api import simulate
 from .fast.plugin import CompiledStrategy
 from .game import IllegalMoveError
@@ -45,7 +47,9 @@ def check_strategy(strategy: Any, rules: Rules | list[Rules] | None = None, n_ha
     """Play ``n_hands`` hands per rule set with ``strategy`` at every other seat (``random`` at the
     rest) and check that it conforms.
 
-    Checked: every move it makes is legal (the engines refuse anything else); a replay of the same
+    Checked: every move it makes is legal (the engines refuse anything else); it raises no
+    exception, returns a move (an integer index in range, for a compiled strategy) and leaves the
+    arrays it is given unchanged; a replay of the same
     hands gives the same records (it draws randomness only from its stream); and, for a compiled
     strategy (:func:`dominosim.compiled_strategy`), the compiled and the reference engines give
     identical records hand for hand. A strategy cannot read hidden tiles: both interfaces hand it
@@ -53,7 +57,9 @@ def check_strategy(strategy: Any, rules: Rules | list[Rules] | None = None, n_ha
 
     Parameters
     ----------
-    strategy : function, object with ``choose``, or CompiledStrategy
+    strategy : function, object with ``choose``, CompiledStrategy, or numba @njit function
+        A numba function is checked as :func:`dominosim.compiled_strategy` would wrap it; one
+        that does not fit the plug-in signature is a finding, not an error.
     rules : Rules or list of Rules, optional
         Default: Block 4p, Draw 2p, Cross 3p, Double Nine Cross 4p, and a 3-player draw-one game
         with ``opening='any'``.
@@ -63,6 +69,11 @@ def check_strategy(strategy: Any, rules: Rules | list[Rules] | None = None, n_ha
     -------
     CheckReport
     """
+    if isinstance(strategy, numba.core.registry.CPUDispatcher):
+        try:
+            strategy = CompiledStrategy(strategy)
+        except ValueError as error:  # wrong arity, a float or a tuple returned: a finding
+            return CheckReport(False, ("reference", "fast"), 0, [str(error)])
     resolve(strategy)
     rule_sets = list(DEFAULT_RULES) if rules is None else (
         [rules] if isinstance(rules, Rules) else list(rules))
@@ -83,4 +94,12 @@ def check_strategy(strategy: Any, rules: Rules | list[Rules] | None = None, n_ha
                     problems.append(f"The compiled and reference engines disagree on {r}.")
         except IllegalMoveError as error:
             problems.append(f"An illegal move under {r}: {error}")
+        except Exception as error:  # noqa: BLE001 - every fault of the strategy is a finding
+            problems.append(f"The strategy failed under {r}: {type(error).__name__}: "
+                            f"{_one_line(error)}")
     return CheckReport(not problems, engines, n_hands * len(rule_sets), problems)
+
+
+def _one_line(error: BaseException) -> str:
+    notes = " ".join(getattr(error, "__notes__", ()))
+    return " ".join(f"{error} {notes}".split())

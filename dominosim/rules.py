@@ -15,6 +15,8 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
+
 from .tiles import n_tiles
 
 OPENINGS = ("highest_double", "any")
@@ -53,24 +55,32 @@ _PRESET_FIELDS: dict[str, dict[str, Any]] = {
 
 
 def _refuse(field: str, allowed: str, value: Any) -> ValueError:
-    return ValueError(f"The value for `{field}` must be {allowed}, but {value!r} was passed.")
+    shown = " ".join(repr(value).split())  # one line, even for an array's repr
+    return ValueError(f"The value for `{field}` must be {allowed}, but {shown} was passed.")
 
 
-def _check_int(field: str, value: Any, low: int, high: int | None, allowed: str) -> None:
-    if isinstance(value, bool) or not isinstance(value, int):
+def _check_int(field: str, value: Any, low: int, high: int | None, allowed: str) -> int:
+    """``value`` as a plain ``int``: Python and NumPy integers only (not bools, not floats)."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
         raise _refuse(field, allowed, value)
+    value = int(value)
     if value < low or (high is not None and value > high):
         raise _refuse(field, allowed, value)
+    return value
 
 
-def _check_choice(field: str, value: Any, choices: tuple[str, ...]) -> None:
-    if value not in choices:
+def _check_choice(field: str, value: Any, choices: tuple[str, ...]) -> str:
+    # Compared as a plain str: an array or other object must not reach ``in`` (its truth value
+    # may be ambiguous or its equality lenient).
+    if not isinstance(value, str) or value not in choices:
         raise _refuse(field, "one of " + ", ".join(repr(c) for c in choices), value)
+    return str(value)
 
 
-def _check_bool(field: str, value: Any) -> None:
-    if not isinstance(value, bool):
+def _check_bool(field: str, value: Any) -> bool:
+    if not isinstance(value, (bool, np.bool_)):
         raise _refuse(field, "True or False", value)
+    return bool(value)
 
 
 @dataclass(frozen=True)
@@ -139,18 +149,18 @@ class Rules:
     target: int = 100
 
     def __post_init__(self) -> None:
-        _check_int("max_pip", self.max_pip, 1, 15, "an integer from 1 to 15")
-        _check_int("players", self.players, 2, 10, "an integer from 2 to 10")
+        self._store("max_pip", _check_int("max_pip", self.max_pip, 1, 15, "an integer from 1 to 15"))
+        self._store("players", _check_int("players", self.players, 2, 10, "an integer from 2 to 10"))
         size = n_tiles(self.max_pip)
         most = size // self.players
-        _check_int("hand_size", self.hand_size, 1, most,
+        self._store("hand_size", _check_int("hand_size", self.hand_size, 1, most,
                    f"an integer from 1 to {most} (a double-{self.max_pip} set of {size} tiles "
-                   f"dealt to {self.players} players)")
-        _check_bool("partnerships", self.partnerships)
+                   f"dealt to {self.players} players)"))
+        self._store("partnerships", _check_bool("partnerships", self.partnerships))
         if self.partnerships and self.players not in (4, 6, 8, 10):
             raise _refuse("partnerships", "False, or True only with 4, 6, 8 or 10 players "
                           f"(there are {self.players})", self.partnerships)
-        _check_choice("opening", self.opening, OPENINGS)
+        self._store("opening", _check_choice("opening", self.opening, OPENINGS))
         if self.opening == "highest_double":
             if self.leader is not None:
                 raise _refuse("leader", "None with opening='highest_double' (the holder of the "
@@ -158,30 +168,37 @@ class Rules:
         else:
             if self.leader is None:
                 object.__setattr__(self, "leader", 0)
-            _check_int("leader", self.leader, 0, self.players - 1,
-                       f"a seat from 0 to {self.players - 1} with opening='any'")
-        _check_choice("draw", self.draw, DRAWS)
+            self._store("leader", _check_int("leader", self.leader, 0, self.players - 1,
+                                             f"a seat from 0 to {self.players - 1} with "
+                                             "opening='any'"))
+        self._store("draw", _check_choice("draw", self.draw, DRAWS))
         keep_most = 0 if self.draw == "none" else self.boneyard_size
-        _check_int("boneyard_keep", self.boneyard_keep, 0, keep_most,
-                   "0 with draw='none'" if self.draw == "none"
-                   else f"an integer from 0 to the boneyard size, {self.boneyard_size}")
-        if self.opening_arms not in (2, 4) or isinstance(self.opening_arms, bool):
+        self._store("boneyard_keep", _check_int(
+            "boneyard_keep", self.boneyard_keep, 0, keep_most,
+            "0 with draw='none'" if self.draw == "none"
+            else f"an integer from 0 to the boneyard size, {self.boneyard_size}"))
+        self._store("opening_arms", _check_int("opening_arms", self.opening_arms, 2, 4, "2 or 4"))
+        if self.opening_arms == 3:
             raise _refuse("opening_arms", "2 or 4", self.opening_arms)
-        _check_bool("fill_opening_first", self.fill_opening_first)
+        self._store("fill_opening_first", _check_bool("fill_opening_first", self.fill_opening_first))
         if self.opening == "any" and (self.opening_arms == 4 or self.fill_opening_first):
             field = "opening_arms" if self.opening_arms == 4 else "fill_opening_first"
             raise _refuse(field, "2 arms without fill first when opening='any' (a cross needs a "
                           "double at its centre)", getattr(self, field))
-        _check_bool("doubles_branch", self.doubles_branch)
-        _check_choice("end", self.end, ENDS)
+        self._store("doubles_branch", _check_bool("doubles_branch", self.doubles_branch))
+        self._store("end", _check_choice("end", self.end, ENDS))
         if self.end == "team_out" and not self.partnerships:
             raise _refuse("end", "'out' without partnerships ('team_out' needs partnerships)",
                           self.end)
-        _check_choice("scoring", self.scoring, SCORINGS)
+        self._store("scoring", _check_choice("scoring", self.scoring, SCORINGS))
         if self.scoring == "balance" and self.partnerships:
             raise _refuse("scoring", "'game' or 'spots' with partnerships ('balance' is for "
                           "individual play)", self.scoring)
-        _check_int("target", self.target, 1, None, "an integer of 1 or more")
+        self._store("target", _check_int("target", self.target, 1, None, "an integer of 1 or more"))
+
+    def _store(self, field: str, value: Any) -> None:
+        # Validated values are kept as plain Python objects, so ``to_dict()`` serialises to JSON.
+        object.__setattr__(self, field, value)
 
     # ------------------------------------------------------------------ derived facts
     @property
@@ -295,7 +312,7 @@ class Rules:
         ValueError: The value for `hand_size` must be given for preset 'block' with a double-9 set and 3 players: the seeds give hand sizes only for players 4; pass hand_size=...
         """
         _check_choice("name", name, PRESETS)
-        _check_int("players", players, 2, 10, "an integer from 2 to 10")
+        players = _check_int("players", players, 2, 10, "an integer from 2 to 10")
         unknown = set(overrides) - {f.name for f in dataclasses.fields(cls)} - {"players"}
         if unknown:
             allowed = ", ".join(f.name for f in dataclasses.fields(cls) if f.name != "players")
@@ -304,7 +321,10 @@ class Rules:
         fields = dict(_PRESET_FIELDS[name])
         fields["partnerships"] = name == "block" and players == 4
         fields.update(overrides)
-        max_pip = fields["max_pip"]
+        # The set is checked before the hand-size table is consulted, so a wrong ``max_pip`` is
+        # blamed on itself and not on ``hand_size``.
+        max_pip = fields["max_pip"] = _check_int("max_pip", fields["max_pip"], 1, 15,
+                                                 "an integer from 1 to 15")
         if fields.get("hand_size") is None:
             table = _HAND_SIZES.get((name, max_pip))
             if table is None or players not in table:

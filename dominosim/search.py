@@ -42,7 +42,9 @@ from .tiles import tile_id
 
 KINDS = {"mc": 0, "ismcts": 1}
 DEFAULT_BUDGET = {"mc": 100, "ismcts": 1000}
-MAX_BUDGET = 1 << 40
+MAX_BUDGET = {"mc": 100_000, "ismcts": 1_000_000}
+"""The largest budgets: 100,000 playouts per legal move (about half a second a decision) and
+1,000,000 iterations (a tree of about 150 MB per thread, seconds a decision)."""
 TABLE_STATES = 1 << 20
 """The sampler's table keeps at most this many states over all its layers (16 MiB)."""
 
@@ -72,10 +74,11 @@ class SearchStrategy:
         if budget is None:
             budget = DEFAULT_BUDGET[kind]
         if isinstance(budget, bool) or not isinstance(budget, (int, np.integer)) or \
-                not 1 <= budget <= MAX_BUDGET:
+                not 1 <= budget <= MAX_BUDGET[kind]:
             what = "playouts" if kind == "mc" else "iterations"
-            raise ValueError(f"The value for `{what}` must be an integer from 1 to {MAX_BUDGET}, "
-                             f"but {budget!r} was passed.")
+            raise ValueError(f"The value for `{what}` must be an integer from 1 to "
+                             f"{MAX_BUDGET[kind]:,} (the cap dominosim.search.MAX_BUDGET"
+                             f"[{kind!r}]), but {budget!r} was passed.")
         if not isinstance(omniscient, bool):
             raise ValueError(f"The value for `omniscient` must be True or False, but "
                              f"{omniscient!r} was passed.")
@@ -90,7 +93,7 @@ class SearchStrategy:
         name, _, budget = spec.partition(":")
         omniscient = name.endswith("_omniscient")
         kind = name.removesuffix("_omniscient")
-        if kind not in KINDS or (budget and not budget.isdigit()):
+        if kind not in KINDS or (budget and not (budget.isascii() and budget.isdigit())):
             raise ValueError(
                 "The value for `strategies` must name a search strategy as 'mc', 'ismcts', "
                 "'mc_omniscient' or 'ismcts_omniscient', optionally with ':<budget>' (a positive "

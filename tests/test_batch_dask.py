@@ -7,9 +7,10 @@ import signal
 from pathlib import Path
 
 import pytest
-from distributed import Client, LocalCluster
+from distributed import Client
 
 from dominosim.batch import parse_sweep, run_sweep
+from dominosim.batch.cluster import local_cluster
 from dominosim.batch.run import Task, play, play_and_encode
 
 SWEEP = """\
@@ -30,8 +31,9 @@ def _files(root: Path) -> dict[str, bytes]:
 
 @pytest.fixture(scope="module")
 def client():
-    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
-                      worker_dashboard_address=None) as cluster, Client(cluster) as c:
+    # no HTTP server: LocalCluster's would take port 8787 (and fail beside another cluster)
+    with local_cluster(2) as cluster, Client(cluster) as c:
+        c.wait_for_workers(2)
         yield c
 
 

@@ -10,7 +10,11 @@ report.md; metadata.json (the sweep, each cell's rules, versions, timings); mani
 Running the same sweep again skips the chunks already finished, so an interrupted sweep resumes
 where it stopped; a different sweep is refused in a folder that holds one, unless --fresh.
 
-Exit status: 0 done, 2 bad input (nothing written), 130 interrupted (finished chunks are kept).
+Exit status: 0 done; 2 bad input (a sweep file, option or output folder refused: nothing written;
+or a cell the engine cannot play, met during the run: finished chunks are kept);
+74 an environment failure (the output folder cannot be written or read back: a full or read-only
+disk, missing permissions, a damaged metadata.json; finished chunks are kept, nothing
+half-written); 130 interrupted (finished chunks are kept).
 """
 
 from __future__ import annotations
@@ -21,11 +25,17 @@ from pathlib import Path
 
 import pandas as pd
 
+from ..game import IllegalMoveError
 from .api import check_run, dry_run, run_sweep
 from .report import block_vs_draw, cells_table
+from .store import describe_os_error
 from .sweep import DEFAULT_SWEEP, default_sweep, load_sweep
 
 PROG = "python -m dominosim.batch"
+EXIT_BAD_INPUT = 2
+EXIT_ENVIRONMENT = 74
+"""``EX_IOERR`` of the BSD ``sysexits.h`` convention: an input/output failure."""
+EXIT_INTERRUPTED = 130
 
 
 class _Parser(argparse.ArgumentParser):
@@ -73,7 +83,9 @@ def _client(args: argparse.Namespace):
     if args.scheduler is None and args.local_cluster is None:
         return None
     try:
-        from distributed import Client, LocalCluster
+        from distributed import Client
+
+        from .cluster import local_cluster
     except ImportError:
         raise ValueError("The options `--scheduler` and `--local-cluster` need dask.distributed: "
                          "pip install 'dominosim[dask]'.") from None
@@ -87,9 +99,7 @@ def _client(args: argparse.Namespace):
     if args.local_cluster < 1:
         raise ValueError(f"The value for `--local-cluster` must be an integer of 1 or more, but "
                          f"{args.local_cluster!r} was passed.")
-    cluster = LocalCluster(n_workers=args.local_cluster, threads_per_worker=1, processes=True,
-                           dashboard_address=None)
-    return Client(cluster)
+    return Client(local_cluster(args.local_cluster))
 
 
 def _print_tables(table: pd.DataFrame) -> None:
@@ -101,13 +111,25 @@ def _print_tables(table: pd.DataFrame) -> None:
             print("\nBlock against Draw (opener's side wins)\n" + compared.to_string(index=False))
 
 
+def _environment_failure(prog: str, error: OSError) -> int:
+    print(f"{prog}: error: {describe_os_error(error)}", file=sys.stderr)
+    return EXIT_ENVIRONMENT
+
+
 def main(argv: list[str] | None = None, prog: str = PROG) -> int:
-    """Run the command line; returns the exit status."""
+    """Run the command line; returns the exit status (see the module documentation)."""
     parser = _parser(prog)
     args = parser.parse_args(argv)
     if args.print_default:
         print(DEFAULT_SWEEP, end="")
         return 0
+    try:
+        return _main(parser, args, prog)
+    except OSError as e:
+        return _environment_failure(prog, e)
+
+
+def _main(parser: argparse.ArgumentParser, args: argparse.Namespace, prog: str) -> int:
     client = None
     try:
         sweep = load_sweep(args.sweep) if args.sweep is not None else default_sweep()
@@ -129,9 +151,11 @@ def main(argv: list[str] | None = None, prog: str = PROG) -> int:
     except KeyboardInterrupt:
         print(f"{prog}: interrupted; the finished chunks are kept: run the same command again "
               "to resume.", file=sys.stderr)
-        return 130
+        return EXIT_INTERRUPTED
     except ValueError as e:  # the folder is locked by a sweep that is still running
         parser.error(str(e))
+    except (RuntimeError, IllegalMoveError) as e:  # a cell the engine cannot play, met in a hand
+        parser.error(f"{' '.join(str(e).split())} (the finished chunks are kept)")
     finally:
         if client is not None:
             cluster = client.cluster

@@ -132,6 +132,10 @@ def run_sweep(sweep: Sweep, out: str | Path | None = None, *, jobs: int | None =
     ------
     ValueError
         For a refused folder or ``jobs``, before anything is written.
+    OSError
+        When the folder cannot be written (a full or read-only disk);
+        :class:`~dominosim.batch.store.OutputFailure` when its ``metadata.json`` is damaged.
+        Nothing half-written is left; finished chunks are kept.
     """
     store, fresh = check_run(sweep, out, jobs=jobs, fresh=fresh, client=client)
     try:
@@ -157,7 +161,8 @@ def _run(sweep: Sweep, store: Store, fresh: bool, jobs: int | None, client: Any,
     write_atomic(store.root / "sweep.toml", sweep.text.encode())
     todo = tasks_of(sweep, done)
     log = _logger(quiet, stream)
-    log(f"sweep {sweep.name!r}: {len(sweep.cells)} cells, {len(sweep.chunks())} chunks "
+    log(f"sweep {sweep.name!r}: {len(sweep.cells)} cells, "
+        f"{len(sweep.cells) * sweep.chunks_per_cell} chunks "
         f"({len(done)} finished earlier), {sweep.total_hands:,} hands, into {store.root}")
     if todo:
         # load (the first time on a machine: compile) the engine before the clock of progress
@@ -231,19 +236,32 @@ def dry_run(sweep: Sweep, out: str | Path | None = None, *, jobs: int | None = N
     store = Store(Path(out if out is not None else sweep.out))
     store.check(sweep.plan(), engine_version(), fresh=False)
     done = {k for k, e in store.finished().items() if _matches(sweep, k, e)}
-    todo = tasks_of(sweep, done)
+    # counted, not listed: a sweep's chunks are never built here (the manifest is what is read)
+    per_cell = sweep.chunks_per_cell
+    last = sweep.hands - (per_cell - 1) * sweep.chunk_size
+    left = {c.index: [per_cell, sweep.hands] for c in sweep.cells}
+    for cell, index in done:
+        left[cell][0] -= 1
+        left[cell][1] -= last if index == per_cell - 1 else sweep.chunk_size
     lines = [f"Sweep {sweep.name!r}: {len(sweep.cells)} cells x {sweep.hands:,} hands = "
              f"{sweep.total_hands:,} hands, seed {sweep.seed}, keep {sweep.keep!r}, "
              f"chunks of {sweep.chunk_size:,}.",
-             f"Output folder {store.root}: {len(sweep.chunks())} chunks, {len(done)} finished, "
-             f"{len(todo)} to play ({sum(t.n for t in todo):,} hands).", ""]
+             f"Output folder {store.root}: {per_cell * len(sweep.cells):,} chunks, {len(done)} "
+             f"finished, {sum(n for n, _ in left.values()):,} to play "
+             f"({sum(h for _, h in left.values()):,} hands).", ""]
     rows, total = [], 0.0
     for cell in sweep.cells:
-        mine = [t for t in todo if t.cell == cell.index]
-        seconds = _estimate(mine[0], sample, jobs) * sum(t.n for t in mine) if mine else 0.0
+        chunks, hands = left[cell.index]
+        seconds = 0.0
+        if chunks:
+            index = next(j for j in range(per_cell) if (cell.index, j) not in done)
+            start = index * sweep.chunk_size
+            first = Task(cell.index, index, start, min(sweep.chunk_size, sweep.hands - start),
+                         cell.rules, cell.lineup, sweep.seed, sweep.keep)
+            seconds = _estimate(first, sample, jobs) * hands
         total += seconds
         rows.append({"cell": cell.index, "rules, players, line-up": cell.label,
-                     "chunks to play": len(mine), "hands to play": sum(t.n for t in mine),
+                     "chunks to play": chunks, "hands to play": hands,
                      "seconds (est.)": round(seconds, 1)})
     with pd.option_context("display.width", 200, "display.max_colwidth", 60):
         lines.append(pd.DataFrame(rows).to_string(index=False))

@@ -31,6 +31,7 @@ Examples
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import json
 import os
@@ -57,12 +58,44 @@ def chunk_path(kind: str, cell: int, index: int) -> str:
     return f"{kind}/cell={cell}/chunk-{index:06d}.parquet"
 
 
+class OutputFailure(OSError):
+    """The output folder could not be written or read back (a full or read-only disk, missing
+    permissions, a corrupt ``metadata.json``): the environment, not the sweep, is at fault. Its
+    message is one sentence naming the file and what to do."""
+
+
+def describe_os_error(error: OSError, root: Path | None = None) -> str:
+    """One sentence for an ``OSError`` met while writing a sweep's folder: the file, the reason,
+    and what to do.
+
+    >>> import errno
+    >>> describe_os_error(OSError(errno.ENOSPC, "No space left on device", "/r/summary.csv"))
+    "Cannot write '/r/summary.csv': No space left on device; free some space and run the same command again (finished chunks are kept)."
+    """
+    if isinstance(error, OutputFailure):
+        return str(error)
+    name = error.filename if error.filename is not None else root
+    reason = error.strerror or str(error) or type(error).__name__
+    if error.errno in (errno.ENOSPC, errno.EDQUOT):
+        advice = "free some space and run the same command again"
+    elif error.errno in (errno.EROFS, errno.EACCES, errno.EPERM):
+        advice = "choose a folder you may write with --out"
+    else:
+        advice = "check the disk, or choose another --out, and run the same command again"
+    return f"Cannot write {str(name)!r}: {reason}; {advice} (finished chunks are kept)."
+
+
 def write_atomic(path: Path, data: bytes) -> None:
-    """Write ``data`` to ``path`` under a temporary name, then rename it into place."""
+    """Write ``data`` to ``path`` under a temporary name, then rename it into place; on any
+    failure the temporary file is removed (nothing half-written is left)."""
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
-    tmp.write_bytes(data)
-    os.replace(tmp, path)
+    try:
+        tmp.write_bytes(data)
+        os.replace(tmp, path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
 
 
 def digest(data: bytes) -> str:
@@ -90,11 +123,22 @@ def _first_difference(old: Any, new: Any, path: str = "") -> str | None:
     return None
 
 
-class Store:
-    """The output folder ``root`` of one sweep."""
+def resolve_out(root: str | Path) -> Path:
+    """The real folder ``root`` names: absolute, symlinks followed and ``..`` resolved (also
+    through parts that do not exist yet), so that every check and the lock see the folder the
+    results will be written to.
 
-    def __init__(self, root: Path):
-        self.root = Path(root)
+    >>> resolve_out("results/../results/x") == resolve_out("results/x")
+    True
+    """
+    return Path(os.path.realpath(Path(root).expanduser()))
+
+
+class Store:
+    """The output folder ``root`` of one sweep (resolved: see :func:`resolve_out`)."""
+
+    def __init__(self, root: str | Path):
+        self.root = resolve_out(root)
         self.manifest = self.root / "manifest.jsonl"
         self.metadata_path = self.root / "metadata.json"
 
@@ -107,6 +151,12 @@ class Store:
         if self.root.exists() and not self.root.is_dir():
             raise ValueError(f"The value for `--out` must be a folder, but {str(self.root)!r} "
                              "is a file.")
+        for parent in self.root.parents:
+            if parent.exists():
+                if not parent.is_dir():
+                    raise ValueError(f"The value for `--out` must be a folder path, but "
+                                     f"{str(self.root)!r} lies under the file {str(parent)!r}.")
+                break
         names = {p.name for p in self.root.iterdir()} if self.root.exists() else set()
         if not names - {".lock"}:
             return fresh
@@ -190,8 +240,17 @@ class Store:
 
     # ------------------------------------------------------------------ reading
     def read_metadata(self) -> dict:
-        """The folder's ``metadata.json``."""
-        return json.loads(self.metadata_path.read_text(encoding="utf-8"))
+        """The folder's ``metadata.json``; :class:`OutputFailure` when it is not a sweep's."""
+        try:
+            metadata = json.loads(self.metadata_path.read_text(encoding="utf-8"))
+        except (ValueError, UnicodeDecodeError):
+            metadata = None
+        if not isinstance(metadata, dict) or not isinstance(metadata.get("plan"), dict) or \
+                not isinstance(metadata.get("runs"), list):
+            raise OutputFailure(f"The file {str(self.metadata_path)!r} is damaged (not the JSON a "
+                                "sweep writes): pass --fresh to play the sweep again from the "
+                                "start, or choose another --out.")
+        return metadata
 
     def finished(self) -> dict[tuple[int, int], dict]:
         """The finished chunks by ``(cell, chunk)``: listed in the manifest, with every file

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
+import math
 import re
 import tomllib
 from dataclasses import dataclass
@@ -47,6 +48,10 @@ RULE_FIELDS = tuple(f.name for f in dataclasses.fields(Rules))
 RULES_KEYS = ("preset", *RULE_FIELDS)
 GRID_KEYS = ("preset", "strategies", *RULE_FIELDS)
 DEFAULT_CHUNK = 1_000_000
+MAX_CHUNKS = 100_000
+"""Chunks one sweep may have (over every cell): each is a task, a manifest line and files."""
+MAX_SWEEP_HANDS = 1 << 50
+"""Hands one sweep may play over every cell (as :data:`dominosim.api.MAX_HANDS` for one run)."""
 
 DEFAULT_SWEEP = """\
 # The built-in sweep of `python -m dominosim.batch`: Block against Draw and the other seed games
@@ -153,9 +158,15 @@ class Sweep:
                 for c in self.cells
                 for j, lo in enumerate(range(0, self.hands, self.chunk_size))]
 
+    @property
+    def chunks_per_cell(self) -> int:
+        """Chunks in each cell."""
+        return -(-self.hands // self.chunk_size)
+
     def with_hands(self, hands: int) -> Sweep:
         """The same sweep with another number of hands per cell."""
         _check_positive("hands", hands)
+        _check_limits("hands", hands, self.chunk_size, len(self.cells), self.keep)
         return dataclasses.replace(self, hands=hands)
 
     def plan(self) -> dict[str, Any]:
@@ -168,7 +179,27 @@ class Sweep:
 
 
 def _refuse(key: str, allowed: str, value: Any) -> ValueError:
-    return ValueError(f"The value for `{key}` must be {allowed}, but {value!r} was passed.")
+    shown = " ".join(repr(value).split())
+    if len(shown) > 200:
+        shown = shown[:200] + "..."
+    return ValueError(f"The value for `{key}` must be {allowed}, but {shown} was passed.")
+
+
+def _check_limits(key: str, hands: int, chunk_size: int, n_cells: int, keep: str) -> None:
+    """The limits of a sweep, checked before any chunk is listed (``key`` is the one to blame
+    for hands and chunks: ``'hands'`` or ``--hands``)."""
+    from ..api import MAX_ROWS
+
+    if hands > MAX_SWEEP_HANDS // max(n_cells, 1):
+        raise _refuse(key, f"at most {MAX_SWEEP_HANDS // max(n_cells, 1):,} with {n_cells} "
+                      f"cells (at most 2**50 hands a sweep)", hands)
+    if n_cells * -(-hands // chunk_size) > MAX_CHUNKS:
+        raise _refuse(key, f"at most {MAX_CHUNKS:,} chunks a sweep: {n_cells} cells x "
+                      f"{-(-hands // chunk_size):,} chunks of {chunk_size:,} hands is too many; "
+                      "raise chunk_size or lower hands", hands)
+    if keep == "rows" and chunk_size > MAX_ROWS:
+        raise _refuse("chunk_size", f"at most {MAX_ROWS:,} with keep = \"rows\" (the hands of "
+                      "a chunk are held in memory)", chunk_size)
 
 
 def _check_positive(key: str, value: Any) -> int:
@@ -281,8 +312,12 @@ def _build(data: dict, text: str, source: str) -> Sweep:
         if key in rules:
             raise _SweepError(f"grid.{key}", f"The key `{key}` is both in [rules] and in [grid]: "
                               "give it in one place.")
-    settings = _settings(data, source)
     axes = _axes(grid)
+    n_cells = math.prod(len(values) for _, values in axes)
+    if n_cells > MAX_CHUNKS:
+        raise _SweepError("grid", f"The grid must have at most {MAX_CHUNKS:,} cells (one chunk "
+                          f"each at least), but its axes make {n_cells:,}.")
+    settings = _settings(data, source, n_cells)
     base_lineup = _lineup("strategies", data.get("strategies", "random"))
     if "preset" in rules:
         _check_preset("rules.preset", rules["preset"])
@@ -296,15 +331,17 @@ def _build(data: dict, text: str, source: str) -> Sweep:
     return Sweep(cells=tuple(cells), text=text, source=source, **settings)
 
 
-def _settings(data: dict, source: str) -> dict[str, Any]:
+def _settings(data: dict, source: str, n_cells: int) -> dict[str, Any]:
     stem = Path(source).stem if not source.startswith("<") else "sweep"
     name = data.get("name", stem)
     description = data.get("description", "")
     for key, value in (("name", name), ("description", description)):
         if not isinstance(value, str):
             raise _SweepError(key, str(_refuse(key, "a string", value)))
-    if not re.fullmatch(r"[A-Za-z0-9_.-]+", name):
-        raise _SweepError("name", str(_refuse("name", "letters, digits, '_', '-' or '.'", name)))
+    if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,99}", name):  # a name, never a path
+        raise _SweepError("name", str(_refuse(
+            "name", "up to 100 letters, digits, '_', '-' or '.', starting with a letter or digit",
+            name)))
     try:
         seed = _check_seed(data.get("seed", 0))
     except ValueError as e:
@@ -315,12 +352,16 @@ def _settings(data: dict, source: str) -> dict[str, Any]:
     hands = _positive("hands", data["hands"])
     chunk_size = _positive("chunk_size", data.get("chunk_size", min(hands, DEFAULT_CHUNK)))
     keep = data.get("keep", "summary")
-    if keep not in KEEPS:
+    if not isinstance(keep, str) or keep not in KEEPS:
         raise _SweepError("keep", str(_refuse("keep", "one of " + ", ".join(map(repr, KEEPS)),
                                               keep)))
     out = data.get("out", f"results/{name}")
-    if not isinstance(out, str) or not out:
+    if not isinstance(out, str) or not out or "\0" in out:
         raise _SweepError("out", str(_refuse("out", "a folder path as a string", out)))
+    try:
+        _check_limits("hands", hands, chunk_size, n_cells, keep)
+    except ValueError as e:
+        raise _located("chunk_size" if "`chunk_size`" in str(e) else "hands", e) from None
     return dict(name=name, description=description, seed=seed, hands=hands,
                 chunk_size=chunk_size, keep=keep, out=out)
 
@@ -333,7 +374,7 @@ def _positive(key: str, value: Any) -> int:
 
 
 def _check_preset(where: str, value: Any) -> str:
-    if value not in PRESETS:
+    if not isinstance(value, str) or value not in PRESETS:
         raise _SweepError(where, str(_refuse(where, "one of " + ", ".join(map(repr, PRESETS)),
                                              value)))
     return value

@@ -45,7 +45,7 @@ from .board import (
 )
 from .driver import logged, rows_of, summary_width, sums_of
 from .params import PLUGIN, STRATEGY_CODES, Lineup, Params, lineup_arrays, rule_params
-from .plugin import CompiledStrategy
+from .plugin import CompiledStrategy, raise_plugin_fault
 from .rng import deal_key, shuffle
 from .search import make_search_scratch
 from .shape import Shape
@@ -135,6 +135,7 @@ def _check_status(run: Run, status: np.ndarray) -> None:
     if code in (k.ERR_SEARCH_STATES, k.ERR_SEARCH_DEAL):
         raise RuntimeError(search_error(run.rules, -1 if code == k.ERR_SEARCH_STATES else -2))
     if code == k.ERR_PLUGIN:
+        raise_plugin_fault([int(a) for a in run.lineup.plugins])  # a recorded fault, if any
         seat = (int(bad[0]) >> 8) & 255
         value = int(np.int64(int(bad[0]) >> 16).astype(np.int32))
         raise IllegalMoveError(f"The compiled strategy {run.names[seat]!r} at seat {seat} returned "

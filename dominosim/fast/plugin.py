@@ -41,6 +41,8 @@ True
 
 from __future__ import annotations
 
+import inspect
+import weakref
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -69,6 +71,8 @@ _SIG = types.int64(types.CPointer(types.int64), types.CPointer(types.int64), typ
                    types.CPointer(types.int64), types.CPointer(types.uint64), types.int64,
                    types.int64)
 
+_ARRAY_I64 = types.Array(types.int64, 1, "C")
+_EXPECTED_ARGS = (_ARRAY_I64, _ARRAY_I64, types.int64, _ARRAY_I64, types.Array(types.uint64, 1, "C"))
 
 @intrinsic
 def call_plugin(typingctx, address, moves_tile, moves_suit, n, view, rng, view_len):
@@ -95,11 +99,139 @@ def call_plugin(typingctx, address, moves_tile, moves_suit, n, view, rng, view_l
     return sig, codegen
 
 
+# What the C wrapper returns instead of a move index when the plug-in broke its contract: numbers
+# far below any index, so the kernel's range check (``0 <= k < n``) stops the hand with ERR_PLUGIN.
+FAULT_RAISED = -(1 << 62) - 1
+"""The plug-in raised an exception (numba would otherwise print and swallow it)."""
+FAULT_WROTE = -(1 << 62) - 2
+"""The plug-in wrote into ``moves_tile``, ``moves_suit`` (first ``n_moves`` entries) or ``view``."""
+
+# The fault record each wrapper fills on its first fault: a header, then copies of the arrays the
+# failing call received (to raise the plug-in's own exception again in Python).
+F_CODE, F_SEAT, F_N, F_RNG, F_CAPACITY, F_VIEW_LEN = range(6)
+F_HEADER = 8
+F_ROOM = 512
+"""Entries kept of each array; larger than any move list (2 * 136) or view (178)."""
+F_LENGTH = F_HEADER + 3 * F_ROOM
+
+
+@intrinsic
+def _int64_pointer(typingctx, address):
+    """The integer ``address`` as an ``int64*`` (the wrapper's fault record)."""
+    sig = types.CPointer(types.int64)(address)
+
+    def codegen(context, builder, signature, args):
+        return builder.inttoptr(args[0], context.get_value_type(signature.return_type))
+
+    return sig, codegen
+
+
+@numba.njit(cache=True)
+def _checksum(moves_tile, moves_suit, n, view):
+    """A weighted sum of the moves' first ``n`` entries and the view's live part (its fields and
+    the seat's own tiles): odd weights, so any single changed entry changes it, and no chain of
+    dependent operations, so it costs a few cycles an entry."""
+    h = np.int64(0)
+    for i in range(n):
+        h += moves_tile[i] * (2 * i + 1) + moves_suit[i] * (2 * i + 1) * np.int64(0x9E3779B1)
+    players = min(max(view[V_PLAYERS], 0), 16)
+    live = V_TILE_COUNTS + V_HAND_OFFSET * players
+    if 0 <= view[V_SEAT] < players and live < view.shape[0]:
+        live += max(view[V_TILE_COUNTS + view[V_SEAT]], 0)
+    live = min(live, view.shape[0])
+    g = np.int64(0)
+    for i in range(live):
+        g += view[i] * (2 * i + 1)
+    return h + g * np.int64(0x85EBCA77)
+
+
+@numba.njit(cache=True)
+def _record_fault(record, code, seat, moves_tile, moves_suit, n, view, rng_before):
+    """Fill the fault record once (the first fault wins; later ones leave it alone)."""
+    if record[F_CODE] != 0:
+        return
+    cap, vlen = min(moves_tile.shape[0], F_ROOM), min(view.shape[0], F_ROOM)
+    record[F_SEAT], record[F_N], record[F_RNG] = seat, n, rng_before
+    record[F_CAPACITY], record[F_VIEW_LEN] = cap, vlen
+    for i in range(cap):
+        record[F_HEADER + i] = moves_tile[i]
+        record[F_HEADER + F_ROOM + i] = moves_suit[i]
+    for i in range(vlen):
+        record[F_HEADER + 2 * F_ROOM + i] = view[i]
+    record[F_CODE] = code
+
+
+def plugin_fault_message(code: int, strategy_name: str, seat: int, n_moves: int | None = None
+                         ) -> str:
+    """The one-line error for a plug-in that returned ``code`` at ``seat`` (not a move index).
+
+    ``code`` is what the plug-in's wrapper returned: :data:`FAULT_RAISED`, :data:`FAULT_WROTE`,
+    or the plug-in's own out-of-range index.
+
+    Examples
+    --------
+    >>> plugin_fault_message(7, "greedy", 1, n_moves=3)
+    "Strategy 'greedy' at seat 1 returned move index 7, but it had 3 legal moves (indices 0 to 2)."
+    >>> plugin_fault_message(FAULT_WROTE, "greedy", 0)
+    "Strategy 'greedy' at seat 0 wrote into its moves_tile, moves_suit or view arrays; a strategy must only read them (copy an array to change it)."
+    """
+    who = f"Strategy {strategy_name!r} at seat {seat}"
+    if code == FAULT_RAISED:
+        return f"{who} raised an exception inside the compiled engine."
+    if code == FAULT_WROTE:
+        return (f"{who} wrote into its moves_tile, moves_suit or view arrays; a strategy must "
+                "only read them (copy an array to change it).")
+    if n_moves is None:
+        return f"{who} returned move index {code}, outside its legal moves (0 to n_moves - 1)."
+    return (f"{who} returned move index {code}, but it had {n_moves} legal moves "
+            f"(indices 0 to {n_moves - 1}).")
+
+
+_BY_ADDRESS: weakref.WeakValueDictionary[int, CompiledStrategy] = weakref.WeakValueDictionary()
+
+
+def raise_plugin_fault(addresses: Sequence[int]) -> None:
+    """Raise the error of the first recorded fault among the plug-ins at ``addresses``.
+
+    Called when the compiled engine stopped with its plug-in status. A plug-in that raised has its
+    call played again in Python on the arrays it received, so its own exception (type and message)
+    stops the run. Returns without raising when no plug-in recorded a fault.
+    """
+    for address in dict.fromkeys(a for a in addresses if a):
+        strategy = _BY_ADDRESS.get(address)
+        if strategy is not None:
+            strategy._raise_fault()
+
+
+def _expect_integer_result(func: Callable, name: str) -> None:
+    """Compile ``func`` for the plug-in's argument types and check that it returns an integer."""
+    try:
+        params = inspect.signature(func.py_func).parameters
+        arity = len(params)
+    except (TypeError, ValueError):
+        arity = 5
+    if arity != 5:
+        raise ValueError(f"The compiled strategy {name!r} must take 5 arguments (moves_tile, "
+                         f"moves_suit, n_moves, view, rng), but it takes {arity}.")
+    try:
+        func.compile(_EXPECTED_ARGS)
+        result = func.overloads[_EXPECTED_ARGS].signature.return_type
+    except Exception as error:  # numba's typing errors run to many lines: keep the first
+        first = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+        raise ValueError(f"The compiled strategy {name!r} does not compile for (moves_tile, "
+                         f"moves_suit, n_moves, view, rng): {first}") from None
+    if not isinstance(result, types.Integer):
+        raise ValueError(f"The compiled strategy {name!r} must return an integer move index, but "
+                         f"it returns {result}.")
+
+
 class CompiledStrategy:
     """A user's compiled ``choose(moves_tile, moves_suit, n_moves, view, rng)`` as a strategy.
 
     Use :func:`compiled_strategy` to make one. ``choose(view, moves, rng)`` (the Python strategy
     protocol) runs it in the reference engine; :attr:`address` is what the compiled engine calls.
+    Both engines hold it to its contract: an integer index among the moves, arrays left as they
+    were given, and an exception stops the run with that exception.
     """
 
     def __init__(self, func: Callable, name: str | None = None) -> None:
@@ -109,21 +241,79 @@ class CompiledStrategy:
                 f"moves_suit, n_moves, view, rng) -> int, but {func!r} was passed.")
         self.func = func
         self.name = name or func.__name__
+        _expect_integer_result(func, self.name)
         self._cfunc = None
+        self._record = np.zeros(F_LENGTH, dtype=np.int64)
 
     @property
     def address(self) -> int:
-        """Address of the C-callable wrapper the compiled engine calls (compiled on first use)."""
+        """Address of the C-callable wrapper the compiled engine calls (compiled on first use).
+
+        Reading it clears the fault record, so each run starts with none.
+        """
         if self._cfunc is None:
-            user = self.func
-
-            @numba.cfunc(_SIG, nopython=True)
-            def wrapper(mt, ms, n, vw, st, capacity, vlen):
-                return user(numba.carray(mt, capacity), numba.carray(ms, capacity), n,
-                            numba.carray(vw, vlen), numba.carray(st, 1))
-
-            self._cfunc = wrapper
+            self._cfunc = self._wrapper()
+            _BY_ADDRESS[self._cfunc.address] = self
+        self._record[:] = 0
         return self._cfunc.address
+
+    def _wrapper(self) -> Any:
+        user, record_at = self.func, self._record.ctypes.data
+
+        @numba.cfunc(_SIG, nopython=True)
+        def wrapper(mt, ms, n, vw, st, capacity, vlen):
+            moves_tile, moves_suit = numba.carray(mt, capacity), numba.carray(ms, capacity)
+            view, rng = numba.carray(vw, vlen), numba.carray(st, 1)
+            before, rng_before = _checksum(moves_tile, moves_suit, n, view), np.int64(rng[0])
+            seat = view[V_SEAT]
+            try:
+                index = np.int64(user(moves_tile, moves_suit, n, view, rng))
+                code = 0
+            except Exception:  # numba cannot name it: Python raises it again from the record
+                index, code = np.int64(-1), FAULT_RAISED
+            if _checksum(moves_tile, moves_suit, n, view) != before:
+                code = FAULT_WROTE  # the arrays it saw are gone: the write is what is reported
+            elif code == 0:
+                if 0 <= index < n:
+                    return index
+                code = index
+            rng[0] = np.uint64(rng_before)
+            _record_fault(numba.carray(_int64_pointer(record_at), F_LENGTH), code, seat,
+                          moves_tile, moves_suit, n, view, rng_before)
+            return code
+
+        return wrapper
+
+    def _raise_fault(self) -> None:
+        record = self._record.copy()
+        self._record[:] = 0
+        code = int(record[F_CODE])
+        if code == 0:
+            return
+        seat, n = int(record[F_SEAT]), int(record[F_N])
+        if code == FAULT_RAISED:
+            cap, vlen = int(record[F_CAPACITY]), int(record[F_VIEW_LEN])
+            tiles = record[F_HEADER:F_HEADER + cap].copy()
+            suits = record[F_HEADER + F_ROOM:F_HEADER + F_ROOM + cap].copy()
+            view = record[F_HEADER + 2 * F_ROOM:F_HEADER + 2 * F_ROOM + vlen].copy()
+            state = record[F_RNG:F_RNG + 1].view(np.uint64).copy()
+            self._call(tiles, suits, n, view, state, seat)
+            raise RuntimeError(plugin_fault_message(code, self.name, seat)
+                               + " Played again in Python it did not raise.")
+        if code == FAULT_WROTE:
+            raise RuntimeError(plugin_fault_message(code, self.name, seat))
+        from ..game import IllegalMoveError
+
+        raise IllegalMoveError(plugin_fault_message(code, self.name, seat, n))
+
+    def _call(self, tiles: np.ndarray, suits: np.ndarray, n: int, view: np.ndarray,
+              state: np.ndarray, seat: int) -> Any:
+        """The user's function through its dispatcher; its exception names the strategy."""
+        try:
+            return self.func(tiles, suits, n, view, state)
+        except Exception as error:
+            error.add_note(f"(raised by compiled strategy {self.name!r} at seat {seat})")
+            raise
 
     def choose(self, view: Any, moves: Sequence, rng: Any) -> Any:
         from ..tiles import tile_id
@@ -146,13 +336,19 @@ class CompiledStrategy:
         first = V_TILE_COUNTS + V_HAND_OFFSET * p
         arr[first:first + len(hand)] = hand
         state = np.array([rng._state], dtype=np.uint64)
-        index = int(self.func(tiles, suits, n, arr, state))
+        given = (tiles.copy(), suits.copy(), arr.copy())
+        index = self._call(tiles, suits, n, arr, state, view.seat)
+        if not all(np.array_equal(a, b) for a, b in zip(given, (tiles, suits, arr), strict=True)):
+            raise RuntimeError(plugin_fault_message(FAULT_WROTE, self.name, view.seat))
+        if isinstance(index, (bool, np.bool_)) or not isinstance(index, (int, np.integer)):
+            raise ValueError(f"The compiled strategy {self.name!r} must return an integer move "
+                             f"index, but it returned {index!r}.")
+        index = int(index)
         rng._state = int(state[0])
         if not 0 <= index < n:
             from ..game import IllegalMoveError
 
-            raise IllegalMoveError(f"Strategy {self.name!r} returned move index {index}, but "
-                                   f"it had {n} legal moves (indices 0 to {n - 1}).")
+            raise IllegalMoveError(plugin_fault_message(index, self.name, view.seat, n))
         return moves[index]
 
     def __repr__(self) -> str:
