@@ -121,7 +121,7 @@ class Summary:
         win = df["winning_side"].to_numpy().astype(np.int64)
         pts = df["points"].to_numpy().astype(np.float64)
         opener = df["opener"].to_numpy().astype(np.int64)
-        rel = np.where(win >= 0, (win - opener % n_sides) % n_sides, -1)
+        rel = np.where(win >= 0, (win - rules.side_of(opener)) % n_sides, -1)
         values = {
             "hands": len(df),
             "blocked": float((df["end"] == "blocked").sum()),

@@ -34,10 +34,8 @@ import pyarrow.dataset as pds
 import pyarrow.parquet as pq
 
 from ..analysis import wilson_interval
+from ..stats import Z95
 from ..summary import Summary, summary_fields
-
-Z95 = 1.959963984540054
-"""The two-sided 95% quantile of the standard normal."""
 
 _CATEGORIES = ("opening_tile", "end")
 ENGINE_SOURCES = ("fast/*.py", "tiles.py", "rng.py", "rules.py", "records.py", "summary.py",
