@@ -331,13 +331,17 @@ class GameState:
     def _drew_this_turn(self, seat: int) -> bool:
         return bool(self.events) and self.events[-1].kind == "draw" and self.events[-1].seat == seat
 
+    def _may_draw(self, seat: int) -> bool:
+        # a tile may be drawn, and the seat draws until it can play or has not drawn its one tile
+        if self.drawable() <= 0:
+            return False
+        return self.rules.draw == "until_playable" or not self._drew_this_turn(seat)
+
     def must_draw(self, seat: int) -> bool:
         """Whether ``seat`` must now take a sleeping tile: it has no legal move, a tile may be
         drawn, and it draws until it can play (``until_playable``) or has not yet drawn its one
         tile this turn (``one``). A seat with no move that need not draw knocks."""
-        if self.drawable() <= 0 or self.legal_moves(seat):
-            return False
-        return self.rules.draw == "until_playable" or not self._drew_this_turn(seat)
+        return self._may_draw(seat) and not self.legal_moves(seat)
 
     def _next_seat(self, seat: int) -> int:
         return next_seat(self.rules, self.hands, seat)
@@ -381,11 +385,15 @@ class GameState:
         """Play ``move`` for ``seat`` (who must be to move and the move legal); returns the index of
         the end it went on: the first playable end showing the move's suit."""
         self._check_turn(seat)
-        if move.tile not in self.hands[seat] or move.suit not in move.tile \
-                or end_for(self.rules, self.ends, move.suit) < 0:
-            raise IllegalMoveError(f"{move} is not a legal move for seat {seat}.")
+        illegal = IllegalMoveError(f"{move} is not a legal move for seat {seat}.")
+        if move.tile not in self.hands[seat]:
+            raise illegal
+        try:
+            ends, index = ends_after(self.rules, self.ends, move)
+        except IllegalMoveError:
+            raise illegal from None
         self._remove(seat, move.tile)
-        self.ends, index = ends_after(self.rules, self.ends, move)
+        self.ends = ends
         self._after_play(seat, move, index, opening=False)
         return index
 
@@ -408,7 +416,7 @@ class GameState:
             raise IllegalMoveError(f"Seat {seat} has a legal move and must play it.")
         if self.drawable() <= 0:
             raise IllegalMoveError(f"Seat {seat} cannot draw: no tile may be drawn.")
-        if not self.must_draw(seat):
+        if not self._may_draw(seat):
             raise IllegalMoveError(f"Seat {seat} has drawn its one tile this turn.")
         tile = self.boneyard.pop(0)
         self.hands[seat].append(tile)
@@ -424,7 +432,7 @@ class GameState:
         self._check_turn(seat)
         if self.legal_moves(seat):
             raise IllegalMoveError(f"Seat {seat} has a legal move and must play it.")
-        if self.must_draw(seat):
+        if self._may_draw(seat):
             raise IllegalMoveError(f"Seat {seat} must draw before it knocks.")
         suits = self.playable_suits()
         self.lacks[seat] |= suits
