@@ -39,6 +39,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .analysis._common import check_confidence
 from .api import _check_count, _check_engine, _check_rules, simulate
 from .rng import DOMAIN_DUPLICATE_BOOTSTRAP, _check_seed, mix64
 from .rng import below_many as _below
@@ -90,14 +91,6 @@ def _check_strategy(param: str, strategy: Any, engine: str) -> Any:
                          f"object with a choose(view, moves, rng) method, or a function, but "
                          f"{strategy!r} was passed.") from None
     return strategy
-
-
-def _check_confidence(confidence: Any) -> float:
-    if (isinstance(confidence, bool) or not isinstance(confidence, (int, float))
-            or not 0 < confidence < 1):
-        raise ValueError(f"The value for `confidence` must be a number strictly between 0 and 1 "
-                         f"(such as 0.95), but {confidence!r} was passed.")
-    return float(confidence)
 
 
 # ---------------------------------------------------------------------------------- playing
@@ -340,7 +333,7 @@ def compare(rules: Rules, a: Any, b: Any, n_deals: int, seed: int = 0, *, engine
     b = _check_strategy("b", b, engine)
     _check_count("n_deals", n_deals, low=1)
     _check_seed(seed)
-    confidence = _check_confidence(confidence)
+    confidence = check_confidence(confidence)
     moments = _Moments()
     chunks = []
     for start in range(0, n_deals, CHUNK):
@@ -624,7 +617,7 @@ def tournament(rules: Rules, strategies: Any, n_deals: int, seed: int = 0, *,
     _check_count("n_deals", n_deals, low=1)
     _check_count("n_boot", n_boot)
     _check_seed(seed)
-    confidence = _check_confidence(confidence)
+    confidence = check_confidence(confidence)
     k = rules.n_sides
     plays = 2 if k == 2 else 2 * k
     pairs = [(i, j) for i in range(len(labels)) for j in range(i + 1, len(labels))]
