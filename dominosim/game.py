@@ -48,8 +48,7 @@ def move_key(move: Move) -> tuple[int, int]:
     return tile_id(move.tile), move.suit
 
 
-@dataclass(frozen=True)
-class End:
+class End(NamedTuple):
     """One open end of the layout: the suit it shows, and whether it is an unfilled arm of the
     opening double (only meaningful under ``fill_opening_first``)."""
 
@@ -123,12 +122,13 @@ def opening_ends(rules: Rules, tile: tuple[int, int]) -> list[End]:
     return [End(a, rules.fill_opening_first) for _ in range(rules.opening_arms)]
 
 
-def playable_ends(rules: Rules, ends: Layout) -> list[int]:
-    """Indices of the ends a tile may go on: only the empty arms of the opening double while any
-    remains under ``fill_opening_first``, every end otherwise."""
-    if rules.fill_opening_first and any(e.empty_arm for e in ends):
+def playable_ends(rules: Rules, ends: Layout) -> Sequence[int]:
+    """Indices of the ends a tile may go on, in order: only the empty arms of the opening double
+    while any remains under ``fill_opening_first``, every end otherwise."""
+    # the arms of the opening double are the first ends of the list: look no further
+    if rules.fill_opening_first and any(e.empty_arm for e in ends[:rules.opening_arms]):
         return [i for i, e in enumerate(ends) if e.empty_arm]
-    return list(range(len(ends)))
+    return range(len(ends))
 
 
 def playable_suits(rules: Rules, ends: Layout) -> set[int]:
@@ -138,7 +138,10 @@ def playable_suits(rules: Rules, ends: Layout) -> set[int]:
 
 def end_for(rules: Rules, ends: Layout, suit: int) -> int:
     """Where a tile played on ``suit`` goes: the first playable end showing it (-1 if none)."""
-    return next((i for i in playable_ends(rules, ends) if ends[i].suit == suit), -1)
+    for i in playable_ends(rules, ends):
+        if ends[i].suit == suit:
+            return i
+    return -1
 
 
 def branches(rules: Rules, tile: tuple[int, int]) -> bool:
@@ -296,7 +299,7 @@ class GameState:
 
     def playable_ends(self) -> list[int]:
         """Indices of the ends a tile may go on (see :func:`playable_ends`)."""
-        return playable_ends(self.rules, self.ends)
+        return list(playable_ends(self.rules, self.ends))
 
     def playable_suits(self) -> set[int]:
         """Suits shown by at least one playable end."""
@@ -331,17 +334,18 @@ class GameState:
     def _drew_this_turn(self, seat: int) -> bool:
         return bool(self.events) and self.events[-1].kind == "draw" and self.events[-1].seat == seat
 
-    def _may_draw(self, seat: int) -> bool:
-        # a tile may be drawn, and the seat draws until it can play or has not drawn its one tile
+    def may_draw(self, seat: int) -> bool:
+        """Whether ``seat``, if it has no legal move, takes a sleeping tile now: a tile may be
+        drawn (:meth:`drawable`), and it draws until it can play (``until_playable``) or has not
+        yet drawn its one tile this turn (``one``). A seat with no move that may not draw knocks."""
         if self.drawable() <= 0:
             return False
         return self.rules.draw == "until_playable" or not self._drew_this_turn(seat)
 
     def must_draw(self, seat: int) -> bool:
-        """Whether ``seat`` must now take a sleeping tile: it has no legal move, a tile may be
-        drawn, and it draws until it can play (``until_playable``) or has not yet drawn its one
-        tile this turn (``one``). A seat with no move that need not draw knocks."""
-        return self._may_draw(seat) and not self.legal_moves(seat)
+        """Whether ``seat`` must now take a sleeping tile: it has no legal move and
+        :meth:`may_draw`."""
+        return self.may_draw(seat) and not self.legal_moves(seat)
 
     def _next_seat(self, seat: int) -> int:
         return next_seat(self.rules, self.hands, seat)
@@ -385,24 +389,24 @@ class GameState:
         """Play ``move`` for ``seat`` (who must be to move and the move legal); returns the index of
         the end it went on: the first playable end showing the move's suit."""
         self._check_turn(seat)
-        illegal = IllegalMoveError(f"{move} is not a legal move for seat {seat}.")
-        if move.tile not in self.hands[seat]:
-            raise illegal
         try:
+            if move.tile not in self.hands[seat]:
+                raise IllegalMoveError
             ends, index = ends_after(self.rules, self.ends, move)
         except IllegalMoveError:
-            raise illegal from None
+            raise IllegalMoveError(f"{move} is not a legal move for seat {seat}.") from None
         self._remove(seat, move.tile)
         self.ends = ends
         self._after_play(seat, move, index, opening=False)
         return index
 
     def _after_play(self, seat: int, move: Move, index: int, opening: bool) -> None:
-        stitched = not opening and self.is_stitched_up()
+        suits = self.ends_suits()
+        stitched = not opening and is_stitch_up(suits)
         if stitched:
             self.stitch_ups[seat] += 1
         self._emit(Event("play", seat=seat, tile=move.tile, suit=move.suit,
-                                 end_index=index, ends=self.ends_suits(), stitch_up=stitched))
+                         end_index=index, ends=suits, stitch_up=stitched))
         self.knocked_since_play.clear()
         if ends_by_out(self.rules, self.hands, seat):
             self._finish("out", out_seat=seat)
@@ -416,7 +420,7 @@ class GameState:
             raise IllegalMoveError(f"Seat {seat} has a legal move and must play it.")
         if self.drawable() <= 0:
             raise IllegalMoveError(f"Seat {seat} cannot draw: no tile may be drawn.")
-        if not self._may_draw(seat):
+        if not self.may_draw(seat):
             raise IllegalMoveError(f"Seat {seat} has drawn its one tile this turn.")
         tile = self.boneyard.pop(0)
         self.hands[seat].append(tile)
@@ -432,7 +436,7 @@ class GameState:
         self._check_turn(seat)
         if self.legal_moves(seat):
             raise IllegalMoveError(f"Seat {seat} has a legal move and must play it.")
-        if self._may_draw(seat):
+        if self.may_draw(seat):
             raise IllegalMoveError(f"Seat {seat} must draw before it knocks.")
         suits = self.playable_suits()
         self.lacks[seat] |= suits

@@ -93,12 +93,13 @@ def _ask(strategy: Strategy, state: GameState, seat: int, moves: list[Move], rng
 
 
 def take_turn(state: GameState, strategies: Sequence[Strategy], rngs: Sequence[Stream]) -> None:
-    """The seat to move draws while the rules make it (:meth:`GameState.must_draw`), then plays
-    if it can, or knocks."""
+    """The seat to move draws while it has no legal move and the rules make it draw
+    (:meth:`GameState.may_draw`), then plays if it can, or knocks."""
     seat = state.to_move
-    while state.must_draw(seat):
-        state.draw(seat)
     moves = state.legal_moves(seat)
+    while not moves and state.may_draw(seat):
+        state.draw(seat)
+        moves = state.legal_moves(seat)
     if moves:
         state.play(seat, _ask(strategies[seat], state, seat, moves, rngs[seat]))
     else:

@@ -51,7 +51,7 @@ def suits(ends):
 def test_cross_fill_first_opening_leaves_four_empty_arms():
     ends = opening_ends(CROSS, (5, 5))
     assert ends == [End(5, True)] * 4
-    assert playable_ends(CROSS, ends) == [0, 1, 2, 3]
+    assert list(playable_ends(CROSS, ends)) == [0, 1, 2, 3]
 
 
 def test_cross_fill_first_worked_example_1_moves_and_ends():
@@ -74,7 +74,7 @@ def test_cross_fill_first_all_arms_filled_every_end_playable():
     for tile in [(2, 5), (1, 5), (0, 5), (4, 5)]:
         ends, _ = ends_after(CROSS, ends, Move(tile, 5))
     assert suits(ends) == [2, 1, 0, 4]
-    assert playable_ends(CROSS, ends) == [0, 1, 2, 3]
+    assert list(playable_ends(CROSS, ends)) == [0, 1, 2, 3]
     assert end_for(CROSS, ends, 0) == 2
 
 
