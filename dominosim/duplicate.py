@@ -45,7 +45,7 @@ from .rng import DOMAIN_DUPLICATE_BOOTSTRAP, _check_seed, mix64
 from .rng import below_many as _below
 from .rules import Rules
 from .search import resolve_search
-from .stats import pips_by_side, side_shares, z_value
+from .stats import side_shares, z_value
 from .strategies import BUILTINS, resolve
 
 CHUNK = 250_000
@@ -99,7 +99,7 @@ def _side_results(rules: Rules, frame: pd.DataFrame) -> tuple[np.ndarray, np.nda
     :func:`dominosim.stats.side_shares`) and points."""
     winner = frame["winning_side"].to_numpy().astype(np.int64)
     won = winner >= 0
-    scores = side_shares(winner, pips_by_side(frame, rules.players, rules.partnerships))
+    scores = side_shares(frame, rules.players, rules.partnerships)
     points = np.zeros_like(scores)
     points[won, winner[won]] = frame["points"].to_numpy()[won]
     return scores, points

@@ -7,8 +7,6 @@ Examples
 --------
 >>> round(z_value(0.95), 6)
 1.959964
->>> side_shares(np.array([1, -1]), np.array([[5, 3], [4, 4]])).tolist()
-[[0.0, 1.0], [0.5, 0.5]]
 """
 
 from __future__ import annotations
@@ -39,17 +37,19 @@ def pips_by_side(rows: Any, players: int, partnerships: bool) -> np.ndarray:
                      for side in range(n_sides(players, partnerships))], axis=1)
 
 
-def side_shares(winning_side: np.ndarray, side_pips: np.ndarray) -> np.ndarray:
-    """Each side's share of each hand: 1 to the winner, 0 to the losers, and a tie (a blocked hand
-    whose fewest pips several sides share, ``winning_side`` -1) shared equally by the tied sides,
-    so a hand's shares add up to 1 (a tie as half a win between two sides).
+def side_shares(rows: Any, players: int, partnerships: bool) -> np.ndarray:
+    """Each side's share of each hand of some hand records: 1 to the winner, 0 to the losers,
+    and a tie (a blocked hand whose fewest pips several sides share, ``winning_side`` -1) shared
+    equally by the tied sides, so a hand's shares add up to 1 (a tie as half a win between two
+    sides).
 
     Parameters
     ----------
-    winning_side : array of int, shape (hands,)
-        The records' ``winning_side``: a side, or -1 for a tie.
-    side_pips : array, shape (hands, sides)
-        The pips left on each side (:func:`pips_by_side`); only the tied hands' rows are read.
+    rows : DataFrame
+        Hand records: ``winning_side``, and the ``pips_<s>`` columns (read only if some hand is a
+        tie).
+    players, partnerships :
+        The table, for the sides (:mod:`dominosim.sides`).
 
     Returns
     -------
@@ -57,17 +57,20 @@ def side_shares(winning_side: np.ndarray, side_pips: np.ndarray) -> np.ndarray:
 
     Examples
     --------
-    Three sides, the last two tied on 4 pips:
+    Three seats: seat 1 wins the first hand; seats 1 and 2 tie on 4 pips in the second.
 
-    >>> side_shares(np.array([-1]), np.array([[9, 4, 4]])).tolist()
-    [[0.0, 0.5, 0.5]]
+    >>> import pandas as pd
+    >>> rows = pd.DataFrame({"winning_side": [1, -1], "pips_0": [5, 9], "pips_1": [0, 4],
+    ...                      "pips_2": [7, 4]})
+    >>> side_shares(rows, players=3, partnerships=False).tolist()
+    [[0.0, 1.0, 0.0], [0.0, 0.5, 0.5]]
     """
-    winner = np.asarray(winning_side).astype(np.int64)
+    winner = rows["winning_side"].to_numpy().astype(np.int64)
     won = winner >= 0
-    shares = np.zeros((len(winner), np.shape(side_pips)[1]))
+    shares = np.zeros((len(winner), n_sides(players, partnerships)))
     shares[np.flatnonzero(won), winner[won]] = 1.0
     if not won.all():
-        pips = np.asarray(side_pips)[~won]
+        pips = pips_by_side(rows, players, partnerships)[~won]
         tied = pips == pips.min(axis=1, keepdims=True)
         shares[~won] = tied / tied.sum(axis=1, keepdims=True)
     return shares

@@ -116,7 +116,7 @@ class SeatView:
 
         >>> from dominosim.game import GameState
         >>> rules = Rules.preset("ivory", players=2)
-        >>> state = GameState.from_deal(rules, [[(6, 6), (3, 6)], [(3, 3), (1, 3)]], [])
+        >>> state = GameState.from_deal(rules, [[(6, 6), (1, 3)], [(3, 6), (3, 3)]], [])
         >>> _ = state.open_with_highest_double()
         >>> view_of(state, 1).ends_after(Move((3, 6), 6))
         (3, 6)

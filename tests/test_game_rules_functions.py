@@ -294,11 +294,16 @@ def test_z_value_is_the_normal_quantile():
 
 
 def test_side_shares_split_a_tie_among_the_fewest_pips():
-    winner = np.array([0, -1, -1, 2])
-    pips = np.array([[1, 5, 9], [4, 4, 9], [3, 3, 3], [0, 0, 0]])
-    shares = side_shares(winner, pips)
+    rows = pd.DataFrame({"winning_side": [0, -1, -1, 2], "pips_0": [1, 4, 3, 0],
+                         "pips_1": [5, 4, 3, 0], "pips_2": [9, 9, 3, 0]})
+    shares = side_shares(rows, 3, False)
     assert shares.tolist() == [[1, 0, 0], [0.5, 0.5, 0], [1 / 3, 1 / 3, 1 / 3], [0, 0, 1]]
     assert np.allclose(shares.sum(axis=1), 1)
+
+
+def test_side_shares_without_ties_need_no_pips():
+    rows = pd.DataFrame({"winning_side": [1, 0, 1]})
+    assert side_shares(rows, 4, True).tolist() == [[0, 1], [1, 0], [0, 1]]
 
 
 def test_side_scores_of_records_count_partners_pips_together():

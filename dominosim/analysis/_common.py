@@ -20,7 +20,7 @@ import pandas as pd
 
 from .. import sides
 from ..rules import Rules
-from ..stats import pips_by_side, side_shares, z_value
+from ..stats import side_shares, z_value
 from ..summary import Summary
 
 
@@ -204,8 +204,7 @@ def side_scores(rows: pd.DataFrame, facts: Facts) -> np.ndarray:
     """Per hand and side: 1 for a win, 0 for a loss, a tie shared equally by the tied sides (those
     with the fewest pips), so every hand's scores add up to 1 (:func:`dominosim.stats.side_shares`).
     Shape ``(hands, sides)``."""
-    winner = rows["winning_side"].to_numpy().astype(np.int64)
-    return side_shares(winner, pips_by_side(rows, facts.players, facts.partnerships))
+    return side_shares(rows, facts.players, facts.partnerships)
 
 
 def opener_side(rows: pd.DataFrame, facts: Facts) -> np.ndarray:
