@@ -8,6 +8,17 @@ The state knows nothing of strategies or randomness: the hand loop in :mod:`domi
 asks the strategies and the random streams, and calls the operations here, each of which checks the
 rule it applies and raises :class:`IllegalMoveError` when asked to break it.
 
+Each rule is decided here once, by a function of the rules and the open ends (a list of
+:class:`End`, in the order they were opened) or by one method of :class:`GameState`:
+:func:`highest_double` (who opens, whether to redeal), :func:`opening_ends`,
+:func:`playable_ends` and :func:`playable_suits` (fill first), :func:`legal_moves`,
+:func:`end_for` (where a tile goes), :func:`ends_after` and :func:`branches`, :func:`is_stitch_up`,
+:meth:`GameState.may_draw` (drawing), :meth:`GameState.knock` (knocks, known to lack),
+:func:`next_seat`, :func:`ends_by_out`, :func:`is_blocked` and :func:`score`. Whatever else needs a
+rule asks these: the strategies' view (:meth:`dominosim.strategies.SeatView.ends_after`), the
+search's and the sampler's reading of a public history (:func:`layouts_before`), the layout
+picture.
+
 Examples
 --------
 >>> from dominosim.rules import Rules
