@@ -46,6 +46,16 @@ def partner_of(players: int, partnerships: bool, seat: int) -> int | None:
     return (seat + players // 2) % players if partnerships else None
 
 
+def relative_side(players: int, partnerships: bool, side: Any, seat: Any) -> Any:
+    """``side`` counted from ``seat``'s side, going left: 0 is ``seat``'s own side, 1 the next
+    side to its left, and so on (ints or numpy arrays; how the opener's side is compared).
+
+    >>> relative_side(4, True, 0, 3), relative_side(3, False, 0, 2)
+    (1, 1)
+    """
+    return (side - side_of(players, partnerships, seat)) % n_sides(players, partnerships)
+
+
 def left_of(players: int, seat: int) -> int:
     """The seat to the left of ``seat``: the next one in the circle (turn order before any seat
     that is out is skipped, see :func:`dominosim.game.next_seat`)."""

@@ -275,6 +275,9 @@ def test_sides_one_definition_for_rules_and_analysis(players, partnerships):
         else:
             assert partner is None
         assert all(rules.side_of(s) != side for s in rules.opponents_of(seat))
+        assert sides.relative_side(players, partnerships, side, seat) == 0
+        assert sides.relative_side(players, partnerships, rules.side_of((seat + 1) % players),
+                                   seat) == 1 % rules.n_sides
         assert len(rules.opponents_of(seat)) == players - len(rules.seats_of(side))
     seats = np.arange(players)
     assert rules.side_of(seats).tolist() == [rules.side_of(s) for s in range(players)]
