@@ -12,7 +12,6 @@ Examples
 
 from __future__ import annotations
 
-import sys
 import threading
 from collections.abc import Callable
 from typing import Any

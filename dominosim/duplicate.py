@@ -35,24 +35,23 @@ import dataclasses
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from statistics import NormalDist
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
+from .analysis._common import check_confidence
 from .api import _check_count, _check_engine, _check_rules, long_hands, simulate
 from .progress import bar, want_progress
-from .rng import GAMMA, _check_seed, mix64
+from .rng import DOMAIN_DUPLICATE_BOOTSTRAP, _check_seed, mix64
+from .rng import below_many as _below
 from .rules import Rules
 from .search import resolve_search
+from .stats import side_shares, z_value
 from .strategies import BUILTINS, resolve
 
 CHUNK = 250_000
 """Deals played per call of :func:`simulate`: memory stays bounded however many deals are asked."""
-
-DOMAIN_BOOTSTRAP = 0x3C6EF372FE94F82B
-"""Keys the bootstrap streams of :func:`tournament` apart from the hands' (see :mod:`.rng`)."""
 
 # Per-deal series whose means and variances are accumulated; the last six are the two line-ups'
 # contributions to the paired differences, kept only for the variance reduction.
@@ -96,30 +95,15 @@ def _check_strategy(param: str, strategy: Any, engine: str) -> Any:
     return strategy
 
 
-def _check_confidence(confidence: Any) -> float:
-    if (isinstance(confidence, bool) or not isinstance(confidence, (int, float))
-            or not 0 < confidence < 1):
-        raise ValueError(f"The value for `confidence` must be a number strictly between 0 and 1 "
-                         f"(such as 0.95), but {confidence!r} was passed.")
-    return float(confidence)
-
-
 # ---------------------------------------------------------------------------------- playing
 def _side_results(rules: Rules, frame: pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:
-    """Per hand and side: the score (1 win, 0 loss, a tie shared by the tied sides) and points."""
-    n, k = len(frame), rules.n_sides
+    """Per hand and side: the score (1 win, 0 loss, a tie shared by the tied sides:
+    :func:`dominosim.stats.side_shares`) and points."""
     winner = frame["winning_side"].to_numpy().astype(np.int64)
     won = winner >= 0
-    scores = np.zeros((n, k))
-    points = np.zeros((n, k))
-    scores[won, winner[won]] = 1.0
+    scores = side_shares(frame, rules.players, rules.partnerships)
+    points = np.zeros_like(scores)
     points[won, winner[won]] = frame["points"].to_numpy()[won]
-    if not won.all():
-        # a tie: the sides holding the fewest pips share the hand (the rule of ``game.score``)
-        pips = np.stack([sum(frame[f"pips_{s}"].to_numpy().astype(np.int64)
-                             for s in rules.seats_of(side)) for side in range(k)], axis=1)[~won]
-        tied = pips == pips.min(axis=1, keepdims=True)
-        scores[~won] = tied / tied.sum(axis=1, keepdims=True)
     return scores, points
 
 
@@ -206,7 +190,7 @@ def _many_side_rows(n_sides: int) -> list[tuple[str, str, str, float]]:
 
 
 def _table(moments: _Moments, n_sides: int, confidence: float) -> pd.DataFrame:
-    z = NormalDist().inv_cdf(0.5 + confidence / 2)
+    z = z_value(confidence)
     var = moments.var()
     index = {name: i for i, name in enumerate(_SERIES)}
     rows = []
@@ -372,7 +356,7 @@ def compare(rules: Rules, a: Any, b: Any, n_deals: int, seed: int = 0, *, engine
     b = _check_strategy("b", b, engine)
     _check_count("n_deals", n_deals, low=1)
     _check_seed(seed)
-    confidence = _check_confidence(confidence)
+    confidence = check_confidence(confidence)
     hands = n_deals * _lineups(rules)
     show = want_progress(progress, work=hands, long=long_hands(engine, [a, b]))
     with bar(total=hands, desc=f"{_label(a)} vs {_label(b)}", show=show) as progress_bar:
@@ -508,16 +492,6 @@ def _check_strategies(strategies: Any, engine: str) -> tuple[list[str], list[Any
     return labels, strats
 
 
-def _below(key: int, count: int, n: int) -> np.ndarray:
-    """``count`` numbers below ``n`` from the stream ``key``: ``Stream(key).below(n)`` vectorised."""
-    j = np.arange(1, count + 1, dtype=np.uint64)
-    z = np.uint64(key) + j * np.uint64(GAMMA)
-    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-    z = z ^ (z >> np.uint64(31))
-    return (((z >> np.uint64(32)) * np.uint64(n)) >> np.uint64(32)).astype(np.int64)
-
-
 def _fit_or_nan(wins: np.ndarray) -> np.ndarray:
     try:
         return bradley_terry(wins)
@@ -539,7 +513,7 @@ def _ratings(labels: list[str], pairs: list[tuple[int, int]], per_deal: np.ndarr
     n, k = len(per_deal), len(labels)
     wins = _wins_matrix(k, pairs, per_deal.sum(axis=0), plays * n)
     theta = _fit_or_nan(wins)
-    base = mix64(seed ^ DOMAIN_BOOTSTRAP)
+    base = mix64(seed ^ DOMAIN_DUPLICATE_BOOTSTRAP)
     boot = np.empty((n_boot, k))
     for r in range(n_boot):
         counts = np.bincount(_below(mix64(base + r), n, n), minlength=n)
@@ -700,7 +674,7 @@ def tournament(rules: Rules, strategies: Any, n_deals: int, seed: int = 0, *,
     _check_count("n_deals", n_deals, low=1)
     _check_count("n_boot", n_boot)
     _check_seed(seed)
-    confidence = _check_confidence(confidence)
+    confidence = check_confidence(confidence)
     k = rules.n_sides
     plays = 2 if k == 2 else 2 * k
     pairs = [(i, j) for i in range(len(labels)) for j in range(i + 1, len(labels))]

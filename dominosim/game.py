@@ -8,6 +8,17 @@ The state knows nothing of strategies or randomness: the hand loop in :mod:`domi
 asks the strategies and the random streams, and calls the operations here, each of which checks the
 rule it applies and raises :class:`IllegalMoveError` when asked to break it.
 
+Each rule is decided here once, by a function of the rules and the open ends (a list of
+:class:`End`, in the order they were opened) or by one method of :class:`GameState`:
+:func:`highest_double` (who opens, whether to redeal), :func:`opening_ends`,
+:func:`playable_ends` and :func:`playable_suits` (fill first), :func:`legal_moves`,
+:func:`end_for` (where a tile goes), :func:`ends_after` and :func:`branches`, :func:`is_stitch_up`,
+:meth:`GameState.may_draw` (drawing), :meth:`GameState.knock` (knocks, known to lack),
+:func:`next_seat`, :func:`ends_by_out`, :func:`is_blocked` and :func:`score`. Whatever else needs a
+rule asks these: the strategies' view (:meth:`dominosim.strategies.SeatView.ends_after`), the
+search's and the sampler's reading of a public history (:func:`layouts_before`), the layout
+picture.
+
 Examples
 --------
 >>> from dominosim.rules import Rules
@@ -23,10 +34,12 @@ Move(tile=(3, 3), suit=3)
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from .rules import Rules
+from .sides import left_of
 from .tiles import is_double, other_suit, pips, tile_id
 
 
@@ -46,8 +59,7 @@ def move_key(move: Move) -> tuple[int, int]:
     return tile_id(move.tile), move.suit
 
 
-@dataclass
-class End:
+class End(NamedTuple):
     """One open end of the layout: the suit it shows, and whether it is an unfilled arm of the
     opening double (only meaningful under ``fill_opening_first``)."""
 
@@ -79,6 +91,170 @@ class Event:
     winning_side: int = -1
     points: int = 0
     pips: tuple[int, ...] = ()
+
+
+# ---------------------------------------------------------------------------------- the layout
+# RULES.md, "Layout and open ends" and "The drawing of the layout": each rule is one function
+# of the rules and the open ends (in the order they were opened), used by the game state, the
+# strategies' view, the search's and the sampler's reading of the history, and the picture.
+Layout = Sequence[End]
+
+
+def highest_double(hands: Sequence[Sequence[tuple[int, int]]],
+                   max_pip: int) -> tuple[int, tuple[int, int]] | None:
+    """``(seat, double)``: the holder of the highest double, who opens under
+    ``opening='highest_double'``; None when no seat holds a double (the deal is redealt).
+
+    >>> highest_double([[(1, 1), (0, 2)], [(2, 2), (0, 0)]], max_pip=2)
+    (1, (2, 2))
+    >>> highest_double([[(0, 1)], [(1, 2)]], max_pip=2) is None
+    True
+    """
+    for d in range(max_pip, -1, -1):
+        for seat, hand in enumerate(hands):
+            if (d, d) in hand:
+                return seat, (d, d)
+    return None
+
+
+def opening_ends(rules: Rules, tile: tuple[int, int]) -> list[End]:
+    """The open ends after the opening play: ``opening_arms`` arms showing a double's suit (empty
+    arms under ``fill_opening_first``), or the two suits of a non-double lead.
+
+    >>> opening_ends(Rules.preset("cross"), (5, 5))  # doctest: +NORMALIZE_WHITESPACE
+    [End(suit=5, empty_arm=True), End(suit=5, empty_arm=True), End(suit=5, empty_arm=True),
+     End(suit=5, empty_arm=True)]
+    >>> opening_ends(Rules.preset("draw", opening="any"), (2, 4))
+    [End(suit=2, empty_arm=False), End(suit=4, empty_arm=False)]
+    """
+    a, b = tile
+    if a != b:
+        return [End(a), End(b)]
+    return [End(a, rules.fill_opening_first) for _ in range(rules.opening_arms)]
+
+
+def playable_ends(rules: Rules, ends: Layout) -> Sequence[int]:
+    """Indices of the ends a tile may go on, in order: only the empty arms of the opening double
+    while any remains under ``fill_opening_first``, every end otherwise."""
+    # the arms of the opening double are the first ends of the list: look no further
+    if rules.fill_opening_first and any(e.empty_arm for e in ends[:rules.opening_arms]):
+        return [i for i, e in enumerate(ends) if e.empty_arm]
+    return range(len(ends))
+
+
+def playable_suits(rules: Rules, ends: Layout) -> set[int]:
+    """Suits shown by at least one playable end."""
+    return {ends[i].suit for i in playable_ends(rules, ends)}
+
+
+def end_for(rules: Rules, ends: Layout, suit: int) -> int:
+    """Where a tile played on ``suit`` goes: the first playable end showing it (-1 if none)."""
+    for i in playable_ends(rules, ends):
+        if ends[i].suit == suit:
+            return i
+    return -1
+
+
+def branches(rules: Rules, tile: tuple[int, int]) -> bool:
+    """Whether ``tile``, played after the opening, opens two new chains (``doubles_branch``)."""
+    return rules.doubles_branch and is_double(tile)
+
+
+def ends_after(rules: Rules, ends: Layout, move: Move) -> tuple[list[End], int]:
+    """The open ends after ``move`` (not the opening), and the index of the end it went on.
+
+    The tile goes on :func:`end_for` the move's suit; that end then shows the tile's other suit,
+    and a branching double adds two ends showing its suit. Raises :class:`IllegalMoveError` if no
+    playable end shows the suit or the tile does not hold it.
+
+    Examples
+    --------
+    RULES.md, worked example 2 (branching doubles): lead 6-6, then 6-3, then 3-3 on the 3.
+
+    >>> rules = Rules.preset("ivory")
+    >>> ends, i = ends_after(rules, opening_ends(rules, (6, 6)), Move((3, 6), 6))
+    >>> [e.suit for e in ends], i
+    ([3, 6], 0)
+    >>> ends, i = ends_after(rules, ends, Move((3, 3), 3))
+    >>> [e.suit for e in ends], i
+    ([3, 6, 3, 3], 0)
+    """
+    index = end_for(rules, ends, move.suit)
+    if index < 0 or move.suit not in move.tile:
+        raise IllegalMoveError(f"{move} fits no playable end of {[e.suit for e in ends]}.")
+    after = list(ends)
+    after[index] = End(other_suit(move.tile, move.suit))
+    if branches(rules, move.tile):
+        after += [End(move.suit), End(move.suit)]
+    return after, index
+
+
+def layout_after(rules: Rules, ends: Layout, play: Event) -> list[End]:
+    """The open ends after the play event ``play`` (the opening play if ``ends`` is empty): how
+    anyone who saw a hand's history rebuilds its layout."""
+    if not ends:
+        return opening_ends(rules, play.tile)
+    return ends_after(rules, ends, Move(play.tile, play.suit))[0]
+
+
+def layouts_before(rules: Rules, history: Sequence[Event]) -> Iterator[tuple[Event, list[End]]]:
+    """Every event of ``history`` with the open ends just before it (RULES.md, worked example 1:
+    under fill first, the 2 showing is not playable while arms of the 5-5 are empty).
+
+    >>> rules = Rules.preset("cross")
+    >>> plays = [Event("play", 0, (5, 5), 5), Event("play", 1, (2, 5), 5), Event("draw", 0)]
+    >>> [(e.kind, playable_suits(rules, ends)) for e, ends in layouts_before(rules, plays)]
+    [('play', set()), ('play', {5}), ('draw', {5})]
+    """
+    ends: list[End] = []
+    for event in history:
+        yield event, ends
+        if event.kind == "play":
+            ends = layout_after(rules, ends, event)
+
+
+def legal_moves(rules: Rules, hand: Sequence[tuple[int, int]], ends: Layout) -> list[Move]:
+    """The distinct legal moves of a hand on the open ends, in canonical order: ``(t, v)`` for
+    every tile ``t`` held and suit ``v`` of ``t`` shown by a playable end."""
+    suits = playable_suits(rules, ends)
+    moves = {Move(t, v) for t in hand for v in set(t) if v in suits}
+    return sorted(moves, key=move_key)
+
+
+def is_stitch_up(suits: Sequence[int]) -> bool:
+    """At least two open ends, all showing one suit (playable or not).
+
+    RULES.md, worked example 3: ``2 2`` is a stitch-up, ``2 6`` is not, nor is a single end.
+
+    >>> is_stitch_up([2, 2]), is_stitch_up([2, 6]), is_stitch_up([4])
+    (True, False, False)
+    """
+    return len(suits) >= 2 and len(set(suits)) == 1
+
+
+# ------------------------------------------------------------------------------ turns and the end
+def next_seat(rules: Rules, hands: Sequence[Sequence[tuple[int, int]]], seat: int) -> int:
+    """Who moves after ``seat``: the seat to its left, skipping seats that are out under
+    ``end='team_out'``."""
+    nxt = left_of(rules.players, seat)
+    if rules.end == "team_out":
+        while not hands[nxt]:
+            nxt = left_of(rules.players, nxt)
+    return nxt
+
+
+def ends_by_out(rules: Rules, hands: Sequence[Sequence[tuple[int, int]]], seat: int) -> bool:
+    """Whether ``seat``'s play ends the hand: it is out, and under ``team_out`` so is its
+    partner."""
+    if hands[seat]:
+        return False
+    return rules.end == "out" or all(not hands[s] for s in rules.seats_of(rules.side_of(seat)))
+
+
+def is_blocked(holding: set[int], knocked: set[int], drawable: int) -> bool:
+    """Whether the hand is blocked: every seat still holding tiles has knocked since the last play,
+    and no tile can be drawn."""
+    return drawable == 0 and holding <= knocked
 
 
 @dataclass
@@ -133,19 +309,16 @@ class GameState:
         return tuple(e.suit for e in self.ends)
 
     def playable_ends(self) -> list[int]:
-        """Indices of the ends a tile may go on: only empty arms of the opening double while any
-        remains under ``fill_opening_first``, every end otherwise."""
-        if self.rules.fill_opening_first and any(e.empty_arm for e in self.ends):
-            return [i for i, e in enumerate(self.ends) if e.empty_arm]
-        return list(range(len(self.ends)))
+        """Indices of the ends a tile may go on (see :func:`playable_ends`)."""
+        return list(playable_ends(self.rules, self.ends))
 
     def playable_suits(self) -> set[int]:
         """Suits shown by at least one playable end."""
-        return {self.ends[i].suit for i in self.playable_ends()}
+        return playable_suits(self.rules, self.ends)
 
     def is_stitched_up(self) -> bool:
         """At least two open ends, all showing one suit (playable or not)."""
-        return len(self.ends) >= 2 and len({e.suit for e in self.ends}) == 1
+        return is_stitch_up(self.ends_suits())
 
     def pips_left(self) -> list[int]:
         """Pips in each seat's hand."""
@@ -167,36 +340,52 @@ class GameState:
             if self.rules.opening == "any" and seat == self.rules.leader:
                 return [Move(t, -1) for t in self.hands[seat]]
             return []
-        suits = self.playable_suits()
-        moves = {Move(t, v) for t in self.hands[seat] for v in set(t) if v in suits}
-        return sorted(moves, key=move_key)
+        return legal_moves(self.rules, self.hands[seat], self.ends)
+
+    def _drew_this_turn(self, seat: int) -> bool:
+        return bool(self.events) and self.events[-1].kind == "draw" and self.events[-1].seat == seat
+
+    def may_draw(self, seat: int) -> bool:
+        """Whether ``seat``, if it has no legal move, takes a sleeping tile now: a tile may be
+        drawn (:meth:`drawable`), and it draws until it can play (``until_playable``) or has not
+        yet drawn its one tile this turn (``one``). A seat with no move that may not draw knocks."""
+        if self.drawable() <= 0:
+            return False
+        return self.rules.draw == "until_playable" or not self._drew_this_turn(seat)
+
+    def must_draw(self, seat: int) -> bool:
+        """Whether ``seat`` must now take a sleeping tile: it has no legal move and
+        :meth:`may_draw`."""
+        return self.may_draw(seat) and not self.legal_moves(seat)
 
     def _next_seat(self, seat: int) -> int:
-        nxt = (seat + 1) % self.rules.players
-        if self.rules.end == "team_out":
-            while not self.hands[nxt]:
-                nxt = (nxt + 1) % self.rules.players
-        return nxt
+        return next_seat(self.rules, self.hands, seat)
+
+    def _check_turn(self, seat: int) -> None:
+        if self.over or seat != self.to_move or not self.ends:
+            raise IllegalMoveError(f"Seat {seat} is not to play now.")
 
     def _remove(self, seat: int, tile: tuple[int, int]) -> None:
         if tile not in self.hands[seat]:
             raise IllegalMoveError(f"Seat {seat} does not hold tile {tile}.")
         self.hands[seat].remove(tile)
 
+    def _open(self, seat: int, move: Move) -> None:
+        self._remove(seat, move.tile)
+        self.opener = seat
+        self.opening_tile = move.tile
+        self.ends = opening_ends(self.rules, move.tile)
+        self._after_play(seat, move, -1, opening=True)
+
     def open_with_highest_double(self) -> Move:
         """The forced opening: the holder of the highest double leads it. Raises if no seat holds a
         double (the deal must be redealt)."""
-        for d in range(self.rules.max_pip, -1, -1):
-            for seat, hand in enumerate(self.hands):
-                if (d, d) in hand:
-                    self._remove(seat, (d, d))
-                    self.opener = seat
-                    self.opening_tile = (d, d)
-                    fill = self.rules.fill_opening_first
-                    self.ends = [End(d, fill) for _ in range(self.rules.opening_arms)]
-                    self._after_play(seat, Move((d, d), d), -1, opening=True)
-                    return Move((d, d), d)
-        raise IllegalMoveError("No seat holds a double: the deal must be redealt.")
+        found = highest_double(self.hands, self.rules.max_pip)
+        if found is None:
+            raise IllegalMoveError("No seat holds a double: the deal must be redealt.")
+        seat, tile = found
+        self._open(seat, Move(tile, tile[0]))
+        return Move(tile, tile[0])
 
     def lead(self, move: Move) -> None:
         """The opening under ``opening='any'``: the leader puts any tile of its hand down."""
@@ -205,54 +394,44 @@ class GameState:
             raise IllegalMoveError("A lead is only for the first play under opening='any'.")
         if move not in self.legal_moves(seat):
             raise IllegalMoveError(f"Seat {seat} cannot lead {move}.")
-        self._remove(seat, move.tile)
-        a, b = move.tile
-        self.opener = seat
-        self.opening_tile = move.tile
-        self.ends = [End(a), End(b)]
-        self._after_play(seat, move, -1, opening=True)
+        self._open(seat, move)
 
     def play(self, seat: int, move: Move) -> int:
         """Play ``move`` for ``seat`` (who must be to move and the move legal); returns the index of
         the end it went on: the first playable end showing the move's suit."""
-        if self.over or seat != self.to_move or not self.ends:
-            raise IllegalMoveError(f"Seat {seat} is not to play now.")
-        # legal: the seat holds the tile, the tile holds the suit, a playable end shows it
-        playable = [i for i in self.playable_ends() if self.ends[i].suit == move.suit]
-        if move.tile not in self.hands[seat] or move.suit not in move.tile or not playable:
-            raise IllegalMoveError(f"{move} is not a legal move for seat {seat}.")
+        self._check_turn(seat)
+        try:
+            if move.tile not in self.hands[seat]:
+                raise IllegalMoveError
+            ends, index = ends_after(self.rules, self.ends, move)
+        except IllegalMoveError:
+            raise IllegalMoveError(f"{move} is not a legal move for seat {seat}.") from None
         self._remove(seat, move.tile)
-        index = playable[0]
-        self.ends[index] = End(other_suit(move.tile, move.suit))
-        if is_double(move.tile) and self.rules.doubles_branch:
-            self.ends += [End(move.suit), End(move.suit)]
+        self.ends = ends
         self._after_play(seat, move, index, opening=False)
         return index
 
     def _after_play(self, seat: int, move: Move, index: int, opening: bool) -> None:
-        stitched = not opening and self.is_stitched_up()
+        suits = self.ends_suits()
+        stitched = not opening and is_stitch_up(suits)
         if stitched:
             self.stitch_ups[seat] += 1
         self._emit(Event("play", seat=seat, tile=move.tile, suit=move.suit,
-                                 end_index=index, ends=self.ends_suits(), stitch_up=stitched))
+                         end_index=index, ends=suits, stitch_up=stitched))
         self.knocked_since_play.clear()
-        if not self.hands[seat]:
-            side = self.rules.side_of(seat)
-            if self.rules.end == "out" or all(not self.hands[s] for s in self.rules.seats_of(side)):
-                self._finish("out", out_seat=seat)
-                return
+        if ends_by_out(self.rules, self.hands, seat):
+            self._finish("out", out_seat=seat)
+            return
         self.to_move = self._next_seat(seat)
 
     def draw(self, seat: int) -> tuple[int, int]:
-        """``seat``, having no legal move, takes the next sleeping tile."""
-        if self.over or seat != self.to_move or not self.ends:
-            raise IllegalMoveError(f"Seat {seat} is not to play now.")
+        """``seat``, having no legal move, takes the next sleeping tile (see :meth:`must_draw`)."""
+        self._check_turn(seat)
         if self.legal_moves(seat):
             raise IllegalMoveError(f"Seat {seat} has a legal move and must play it.")
         if self.drawable() <= 0:
             raise IllegalMoveError(f"Seat {seat} cannot draw: no tile may be drawn.")
-        if self.rules.draw == "one" and self.events and self.events[-1].kind == "draw" \
-                and self.events[-1].seat == seat:
+        if not self.may_draw(seat):
             raise IllegalMoveError(f"Seat {seat} has drawn its one tile this turn.")
         tile = self.boneyard.pop(0)
         self.hands[seat].append(tile)
@@ -265,20 +444,17 @@ class GameState:
 
     def knock(self, seat: int) -> None:
         """``seat`` passes: it has no legal move and may draw no more."""
-        if self.over or seat != self.to_move or not self.ends:
-            raise IllegalMoveError(f"Seat {seat} is not to play now.")
+        self._check_turn(seat)
         if self.legal_moves(seat):
             raise IllegalMoveError(f"Seat {seat} has a legal move and must play it.")
-        drew_this_turn = bool(self.events) and self.events[-1].kind == "draw" \
-            and self.events[-1].seat == seat
-        if self.drawable() > 0 and not (self.rules.draw == "one" and drew_this_turn):
+        if self.may_draw(seat):
             raise IllegalMoveError(f"Seat {seat} must draw before it knocks.")
         suits = self.playable_suits()
         self.lacks[seat] |= suits
         self._emit(Event("knock", seat=seat, suits=tuple(sorted(suits))))
         self.knocked_since_play.add(seat)
         holding = {s for s in range(self.rules.players) if self.hands[s]}
-        if self.drawable() == 0 and holding <= self.knocked_since_play:
+        if is_blocked(holding, self.knocked_since_play, self.drawable()):
             self._finish("blocked")
             return
         self.to_move = self._next_seat(seat)

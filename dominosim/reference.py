@@ -20,12 +20,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from .game import Event, GameState, IllegalMoveError, Move
+from .game import Event, GameState, IllegalMoveError, Move, highest_double
 from .records import END_CATEGORIES
 from .rng import Stream, deal_stream, hand_key, match_hand_key, seat_stream, stream_key
 from .rules import Rules
 from .strategies import Strategy, resolve_lineup, view_of
-from .tiles import IS_DOUBLE, n_tiles, tile_id, tile_of
+from .tiles import n_tiles, tile_id, tile_of
 
 MAX_REDEALS = 1_000_000
 MAX_MATCH_HANDS = 100_000
@@ -106,7 +106,7 @@ def deal(rules: Rules, key: int) -> list[tuple[Hands, list[tuple[int, int]]]]:
         hands = [[tile_of(t) for t in ids[s * h:(s + 1) * h]] for s in range(players)]
         boneyard = [tile_of(t) for t in ids[players * h:]]
         deals.append((hands, boneyard))
-        if rules.opening == "any" or any(IS_DOUBLE[t] for t in ids[: players * h]):
+        if rules.opening == "any" or highest_double(hands, rules.max_pip) is not None:
             return deals
     raise RuntimeError(f"No double was dealt in {MAX_REDEALS} deals.")
 
@@ -124,14 +124,11 @@ def _ask(strategy: Strategy, state: GameState, seat: int, moves: list[Move], rng
 
 
 def take_turn(state: GameState, strategies: Sequence[Strategy], rngs: Sequence[Stream]) -> None:
-    """The seat to move plays if it can; if not it draws as the rules say, then plays or knocks."""
+    """The seat to move draws while it has no legal move and the rules make it draw
+    (:meth:`GameState.may_draw`), then plays if it can, or knocks."""
     seat = state.to_move
     moves = state.legal_moves(seat)
-    if not moves and state.rules.draw == "until_playable":
-        while not moves and state.drawable() > 0:
-            state.draw(seat)
-            moves = state.legal_moves(seat)
-    elif not moves and state.rules.draw == "one" and state.drawable() > 0:
+    while not moves and state.may_draw(seat):
         state.draw(seat)
         moves = state.legal_moves(seat)
     if moves:

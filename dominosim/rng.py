@@ -12,6 +12,13 @@ splitmix64 finaliser (Steele, Lea and Flood 2014). Keys are derived by mixing, s
 replayed alone and runs do not depend on chunking, threads or processes. Hand ``k`` of match ``j`` uses
 :func:`match_hand_key` instead of :func:`hand_key`.
 
+Every domain key, the constant that keeps one family of streams apart from the others, is defined
+here: the hands (:data:`DOMAIN_HAND`), match hands (:data:`DOMAIN_MATCH`), the bootstrap of
+duplicate tournaments (:data:`DOMAIN_DUPLICATE_BOOTSTRAP`), the bootstrap of match curves
+(:data:`DOMAIN_MATCH_BOOTSTRAP`) and the replays of one deal with fresh play
+(:data:`DOMAIN_REPLAY`). The compiled engine (``dominosim/fast/``) reads the hand and match keys
+from here; its search playouts derive their streams from a decision's seed with :data:`GAMMA`.
+
 A number below ``n`` is ``((x >> 32) * n) >> 32`` for an output ``x`` (Lemire's multiply-shift on the
 upper 32 bits; its bias, below ``n / 2**32``, is far beneath any statistical resolution here). The
 compiled engine implements the same arithmetic on ``uint64`` and is tested equal to this module.
@@ -25,12 +32,27 @@ Examples
 
 from __future__ import annotations
 
+import numpy as np
+
 MASK64 = (1 << 64) - 1
 GAMMA = 0x9E3779B97F4A7C15
 _M1 = 0xBF58476D1CE4E5B9
 _M2 = 0x94D049BB133111EB
 DOMAIN_HAND = 0x6A09E667F3BCC909
+"""Hand ``i`` of a run: :func:`hand_key`."""
 DOMAIN_MATCH = 0xBB67AE8584CAA73B
+"""Hand ``k`` of match ``j`` of a run: :func:`match_hand_key`."""
+DOMAIN_DUPLICATE_BOOTSTRAP = 0x3C6EF372FE94F82B
+"""The bootstrap over deals of :func:`dominosim.duplicate.tournament`'s ratings."""
+DOMAIN_MATCH_BOOTSTRAP = 0x510E527FADE682D1
+"""The bootstrap of :mod:`dominosim.analysis.match`'s match-win curves."""
+DOMAIN_REPLAY = 0x3C6EF372FE94F82C
+"""Replays of one deal with fresh play (:func:`dominosim.analysis.deal_replays`): replay ``p``
+of hand key ``key`` is keyed ``mix64(key ^ (DOMAIN_REPLAY + p))``."""
+DOMAINS = {"hand": DOMAIN_HAND, "match": DOMAIN_MATCH,
+           "duplicate_bootstrap": DOMAIN_DUPLICATE_BOOTSTRAP,
+           "match_bootstrap": DOMAIN_MATCH_BOOTSTRAP, "replay": DOMAIN_REPLAY}
+"""Every domain key by name (each distinct, so no two families of streams coincide)."""
 SEAT_STREAM_BASE = 1 << 32
 
 
@@ -58,6 +80,28 @@ def hand_key(seed: int, hand: int) -> int:
 def match_hand_key(seed: int, match: int, k: int) -> int:
     """The key of hand ``k`` of match ``match`` of a run seeded ``seed``."""
     return mix64(mix64(mix64(seed ^ DOMAIN_MATCH) + match) + k)
+
+
+def replay_key(key: int, replay: int) -> int:
+    """The key of replay ``replay`` (1, 2, ...) of the hand keyed ``key``: the same deal, fresh
+    draws and choices."""
+    return mix64(key ^ (DOMAIN_REPLAY + replay))
+
+
+def below_many(key: int, count: int, n: int) -> np.ndarray:
+    """The first ``count`` numbers below ``n`` of the stream keyed ``key``, at once:
+    ``[Stream(key).below(n) for _ in range(count)]`` on numpy arrays.
+
+    >>> s = Stream(99)
+    >>> below_many(99, 5, 7).tolist() == [s.below(7) for _ in range(5)]
+    True
+    """
+    j = np.arange(1, count + 1, dtype=np.uint64)
+    z = np.uint64(key) + j * np.uint64(GAMMA)
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(_M1)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(_M2)
+    z = z ^ (z >> np.uint64(31))
+    return (((z >> np.uint64(32)) * np.uint64(n)) >> np.uint64(32)).astype(np.int64)
 
 
 def deal_stream(deal: int) -> int:

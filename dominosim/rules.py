@@ -17,6 +17,7 @@ from typing import Any
 
 import numpy as np
 
+from . import sides
 from .tiles import n_tiles
 
 OPENINGS = ("highest_double", "any")
@@ -213,18 +214,35 @@ class Rules:
 
     @property
     def n_sides(self) -> int:
-        """Sides: teams of two with partnerships, single seats otherwise."""
-        return self.players // 2 if self.partnerships else self.players
+        """Sides: teams of two with partnerships, single seats otherwise (see
+        :mod:`dominosim.sides`)."""
+        return sides.n_sides(self.players, self.partnerships)
 
-    def side_of(self, seat: int) -> int:
-        """The side of ``seat``: ``seat mod players/2`` with partnerships, the seat otherwise."""
-        return seat % (self.players // 2) if self.partnerships else seat
+    def side_of(self, seat: Any) -> Any:
+        """The side of ``seat`` (or of a numpy array of seats): ``seat mod players/2`` with
+        partnerships, the seat otherwise."""
+        return sides.side_of(self.players, self.partnerships, seat)
 
     def seats_of(self, side: int) -> tuple[int, ...]:
         """The seats on ``side``."""
-        if self.partnerships:
-            return (side, side + self.players // 2)
-        return (side,)
+        return sides.seats_of(self.players, self.partnerships, side)
+
+    def partner_of(self, seat: int) -> int | None:
+        """The partner of ``seat`` with partnerships, None in individual play.
+
+        >>> Rules.preset("block", players=4).partner_of(1), Rules.preset("draw").partner_of(1)
+        (3, None)
+        """
+        return sides.partner_of(self.players, self.partnerships, seat)
+
+    def opponents_of(self, seat: int) -> tuple[int, ...]:
+        """The seats not on ``seat``'s side, in seat order.
+
+        >>> Rules.preset("block", players=4).opponents_of(2)
+        (1, 3)
+        """
+        mine = self.side_of(seat)
+        return tuple(s for s in range(self.players) if self.side_of(s) != mine)
 
     @property
     def can_draw(self) -> bool:

@@ -78,6 +78,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from math import factorial
 
+from .game import layouts_before, playable_suits
 from .rng import Stream
 from .strategies import SeatView
 from .tiles import n_tiles, tile_id, tile_of
@@ -117,25 +118,19 @@ def _read_history(view: SeatView) -> _Reading:
     constraints: dict[int, list[tuple[float, frozenset[Tile]]]] = {s: [] for s in others}
     plays: list[tuple[int, Tile, int]] = []
     draws: list[tuple[int, Tile | None]] = []
-    ends: list[int] = []
-    empty_arms: set[int] = set()
-    for e, ev in enumerate(view.history):
+    for e, (ev, ends) in enumerate(layouts_before(rules, view.history)):
         if ev.kind == "play":
-            if not plays:
-                empty_arms = set(range(len(ev.ends))) if rules.fill_opening_first else set()
-                if rules.opening == "highest_double":
-                    d = ev.tile[0]
-                    higher = frozenset((x, x) for x in range(d + 1, rules.max_pip + 1))
-                    for s in others:
-                        constraints[s].append((-0.5, higher))
-            else:
-                empty_arms.discard(ev.end_index)
-            ends = list(ev.ends)
+            if not plays and rules.opening == "highest_double":
+                # the opener led the highest double: no seat was dealt a higher one
+                d = ev.tile[0]
+                higher = frozenset((x, x) for x in range(d + 1, rules.max_pip + 1))
+                for s in others:
+                    constraints[s].append((-0.5, higher))
             plays.append((ev.seat, ev.tile, e))
         elif ev.kind == "draw":
             if ev.seat != me:
                 # a forced draw: the hand before it held no tile of a playable suit
-                playable = {ends[i] for i in empty_arms} if empty_arms else set(ends)
+                playable = playable_suits(rules, ends)
                 constraints[ev.seat].append((e - 0.5, _tiles_with(rules.max_pip, playable)))
                 slots[ev.seat].append(_Slot(ev.seat, float(e), 1, len(draws)))
             draws.append((ev.seat, ev.tile))

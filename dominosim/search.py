@@ -34,7 +34,7 @@ from typing import Any
 
 import numpy as np
 
-from .game import Move
+from .game import Move, layouts_before, playable_suits
 from .rng import Stream
 from .rules import Rules
 from .strategies import SeatView, heaviest_move
@@ -224,36 +224,26 @@ def ISMCTS(iterations: int = 1000, omniscient: bool = False) -> SearchStrategy:
 
 def public_log(view: SeatView, out: np.ndarray) -> int:
     """Write ``view``'s public history as the compiled sampler's log (see
-    :mod:`dominosim.fast.consistent`) into ``out``; return its length."""
+    :mod:`dominosim.fast.consistent`) into ``out``; return its length. A draw records the suits
+    then playable (the drawer held none of them), read from the game's own layout rules."""
     from .fast.consistent import PUB_DRAW, PUB_KNOCK, PUB_PLAY
 
-    rules = view.rules
-    ends: list[int] = []
-    empty: set[int] = set()
     n = 0
-    for ev in view.history:
+    for ev, ends in layouts_before(view.rules, view.history):
         if ev.kind == "play":
-            if n == 0:
-                empty = set(range(len(ev.ends))) if fill_first(rules) else set()
-            else:
-                empty.discard(ev.end_index)
-            ends = list(ev.ends)
             out[n] = PUB_PLAY, ev.seat, tile_id(ev.tile)
         elif ev.kind == "draw":
-            playable = {ends[i] for i in empty} if empty else set(ends)
-            out[n] = PUB_DRAW, ev.seat, sum(1 << v for v in playable)
+            out[n] = PUB_DRAW, ev.seat, _suit_mask(playable_suits(view.rules, ends))
         elif ev.kind == "knock":
-            out[n] = PUB_KNOCK, ev.seat, sum(1 << v for v in ev.suits)
+            out[n] = PUB_KNOCK, ev.seat, _suit_mask(ev.suits)
         else:
             continue
         n += 1
     return n
 
 
-def fill_first(rules: Rules) -> bool:
-    """Whether the arms of the opening double are filled first (``fill_opening_first`` with a
-    double opening)."""
-    return rules.fill_opening_first and rules.opening == "highest_double"
+def _suit_mask(suits: Any) -> int:
+    return sum(1 << v for v in set(suits))
 
 
 def open_ends(view: SeatView) -> tuple[np.ndarray, np.ndarray, int, int]:
@@ -264,14 +254,9 @@ def open_ends(view: SeatView) -> tuple[np.ndarray, np.ndarray, int, int]:
     ends = np.zeros(MAX_ENDS, dtype=np.int64)
     arms = np.zeros(MAX_ENDS, dtype=np.bool_)
     ends[:len(view.ends)] = view.ends
-    plays = [e for e in view.history if e.kind == "play"]
-    first = plays[0]
-    empty = set(range(len(first.ends))) if fill_first(view.rules) else set()
-    for e in plays[1:]:
-        empty.discard(e.end_index)
-    for i in empty:
-        arms[i] = True
-    return ends, arms, len(empty), first.ends[0]
+    arms[:len(view.layout)] = [e.empty_arm for e in view.layout]
+    first = next(e for e in view.history if e.kind == "play")
+    return ends, arms, int(arms.sum()), first.ends[0]
 
 
 def resolve_search(spec: Any) -> SearchStrategy | None:

@@ -53,9 +53,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from .game import Event, GameState, Move
+from .game import End, Event, GameState, Move, ends_after, is_stitch_up
 from .rng import Stream
 from .rules import Rules
+from .sides import left_of
 from .tiles import is_double, other_suit, pips, tile_id
 
 
@@ -86,6 +87,9 @@ class SeatView:
     hidden : tuple or None
         Only for strategies marked ``omniscient`` (value-of-information experiments): every seat's
         hand and the boneyard in draw order. None for every other strategy.
+    layout : tuple of End
+        The open ends as the game state keeps them (:class:`~dominosim.game.End`: the suit, and
+        whether it is an unfilled arm of the opening double), for :meth:`ends_after`.
     """
 
     rules: Rules
@@ -99,13 +103,25 @@ class SeatView:
     known_lacks: tuple[frozenset[int], ...]
     opener: int
     hidden: tuple[tuple[tuple[tuple[int, int], ...], ...], tuple[tuple[int, int], ...]] | None = None
+    layout: tuple[End, ...] = ()
 
     @property
     def partner(self) -> int | None:
         """The partner's seat with partnerships, else None."""
-        if not self.rules.partnerships:
-            return None
-        return (self.seat + self.rules.players // 2) % self.rules.players
+        return self.rules.partner_of(self.seat)
+
+    def ends_after(self, move: Move) -> tuple[int, ...]:
+        """The suits showing on the open ends after ``move``, in order (the game's own rule,
+        :func:`dominosim.game.ends_after`: where the tile goes, branching doubles).
+
+        >>> from dominosim.game import GameState
+        >>> rules = Rules.preset("ivory", players=2)
+        >>> state = GameState.from_deal(rules, [[(6, 6), (1, 3)], [(3, 6), (3, 3)]], [])
+        >>> _ = state.open_with_highest_double()
+        >>> view_of(state, 1).ends_after(Move((3, 6), 6))
+        (3, 6)
+        """
+        return tuple(e.suit for e in ends_after(self.rules, self.layout, move)[0])
 
 
 def view_of(state: GameState, seat: int, omniscient: bool = False) -> SeatView:
@@ -126,6 +142,7 @@ def view_of(state: GameState, seat: int, omniscient: bool = False) -> SeatView:
         opener=state.opener,
         hidden=(tuple(tuple(h) for h in state.hands), tuple(state.boneyard)) if omniscient
         else None,
+        layout=tuple(state.ends),
     )
 
 
@@ -168,21 +185,6 @@ class DoublesStrategy:
         return max(moves, key=lambda m: (is_double(m.tile), *heaviest_move(m)))
 
 
-def ends_after(view: SeatView, move: Move) -> list[int]:
-    """The suits showing on the open ends after ``move`` (a multiset; positions do not matter)."""
-    ends = list(view.ends)
-    ends.remove(move.suit)
-    ends.append(other_suit(move.tile, move.suit))
-    if is_double(move.tile) and view.rules.doubles_branch:
-        ends += [move.suit, move.suit]
-    return ends
-
-
-def _opponents(view: SeatView) -> list[int]:
-    rules = view.rules
-    return [s for s in range(rules.players) if rules.side_of(s) != rules.side_of(view.seat)]
-
-
 class _Style:
     """A deterministic style: the move with the largest ``key``, then the ``bully`` key."""
 
@@ -213,12 +215,12 @@ class StitcherStrategy(_Style):
     name = "stitcher"
 
     def key(self, view: SeatView, move: Move) -> tuple[int, ...]:
-        ends = ends_after(view, move)
-        if len(ends) < 2 or len(set(ends)) > 1:
+        ends = view.ends_after(move)
+        if not is_stitch_up(ends):
             return (1,)
         suit = ends[0]
         mine = any(suit in t for t in view.hand if t != move.tile)
-        lacking = all(suit in view.known_lacks[s] for s in _opponents(view))
+        lacking = all(suit in view.known_lacks[s] for s in view.rules.opponents_of(view.seat))
         return (2,) if mine and lacking else (0,)
 
 
@@ -228,8 +230,8 @@ class CounterStrategy(_Style):
     name = "counter"
 
     def key(self, view: SeatView, move: Move) -> tuple[int, ...]:
-        suits = set(ends_after(view, move))
-        nxt = (view.seat + 1) % view.rules.players
+        suits = set(view.ends_after(move))
+        nxt = left_of(view.rules.players, view.seat)
         score = len(suits & view.known_lacks[nxt])
         if view.partner is not None:
             score -= len(suits & view.known_lacks[view.partner])
@@ -244,7 +246,7 @@ class PartnerStrategy(_Style):
     def key(self, view: SeatView, move: Move) -> tuple[int, ...]:
         if view.partner is None:
             return (0, 0)
-        suits = set(ends_after(view, move))
+        suits = set(view.ends_after(move))
         blocks = suits <= view.known_lacks[view.partner]
         played = [e.tile for e in view.history if e.kind == "play" and e.seat == view.partner]
         fed = sum(1 for v in suits for t in played if v in t)

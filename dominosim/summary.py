@@ -23,6 +23,7 @@ import numpy as np
 import pandas as pd
 
 from .rules import Rules
+from .sides import relative_side
 
 _BASE = ("hands", "blocked", "ties", "redeals", "redeals_sq", "points", "points_sq", "plays",
          "plays_sq", "knocks", "knocks_sq", "draws", "draws_sq", "stitch_ups", "stitch_ups_sq",
@@ -136,11 +137,11 @@ class Summary:
     def from_frame(cls, rules: Rules, df: pd.DataFrame) -> Summary:
         """The sums of a DataFrame of hand records (an independent computation of what the
         compiled engine accumulates)."""
-        p, n_sides = rules.players, rules.n_sides
+        p = rules.players
         win = df["winning_side"].to_numpy().astype(np.int64)
         pts = df["points"].to_numpy().astype(np.float64)
         opener = df["opener"].to_numpy().astype(np.int64)
-        rel = np.where(win >= 0, (win - opener % n_sides) % n_sides, -1)
+        rel = np.where(win >= 0, relative_side(p, rules.partnerships, win, opener), -1)
         values = {
             "hands": len(df),
             "blocked": float((df["end"] == "blocked").sum()),

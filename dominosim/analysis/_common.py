@@ -13,13 +13,14 @@ from __future__ import annotations
 import math
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from statistics import NormalDist
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
+from .. import sides
 from ..rules import Rules
+from ..stats import side_shares, z_value
 from ..summary import Summary
 
 
@@ -41,11 +42,6 @@ def check_confidence(confidence: Any) -> float:
             or not 0 < confidence < 1):
         raise refuse("confidence", "a number strictly between 0 and 1 (such as 0.95)", confidence)
     return float(confidence)
-
-
-def z_value(confidence: float) -> float:
-    """The two-sided normal quantile of ``confidence`` (1.959964 for 0.95)."""
-    return NormalDist().inv_cdf(0.5 + confidence / 2)
 
 
 def wilson_interval(successes: Any, n: Any, confidence: float = 0.95) -> tuple[Any, Any]:
@@ -106,13 +102,14 @@ class Facts:
 
     @property
     def n_sides(self) -> int:
-        return self.players // 2 if self.partnerships else self.players
+        return sides.n_sides(self.players, self.partnerships)
 
-    def side_of(self, seat: int) -> int:
-        return seat % (self.players // 2) if self.partnerships else seat
+    def side_of(self, seat: Any) -> Any:
+        """The side of a seat, or of a numpy array of seats (:func:`dominosim.sides.side_of`)."""
+        return sides.side_of(self.players, self.partnerships, seat)
 
     def seats_of(self, side: int) -> tuple[int, ...]:
-        return (side, side + self.players // 2) if self.partnerships else (side,)
+        return sides.seats_of(self.players, self.partnerships, side)
 
 
 def rules_of(df: pd.DataFrame) -> Rules | None:
@@ -220,24 +217,14 @@ def collect(rows: list[dict[str, Any]], columns: list[str]) -> pd.DataFrame:
 # -------------------------------------------------------------------------- per hand, per side
 def side_scores(rows: pd.DataFrame, facts: Facts) -> np.ndarray:
     """Per hand and side: 1 for a win, 0 for a loss, a tie shared equally by the tied sides (those
-    with the fewest pips), so every hand's scores add up to 1. Shape ``(hands, sides)``."""
-    n, k = len(rows), facts.n_sides
-    winner = rows["winning_side"].to_numpy().astype(np.int64)
-    won = winner >= 0
-    scores = np.zeros((n, k))
-    scores[np.flatnonzero(won), winner[won]] = 1.0
-    if not won.all():
-        pips = np.stack([sum(rows[f"pips_{s}"].to_numpy().astype(np.int64)
-                             for s in facts.seats_of(side)) for side in range(k)], axis=1)[~won]
-        tied = pips == pips.min(axis=1, keepdims=True)
-        scores[~won] = tied / tied.sum(axis=1, keepdims=True)
-    return scores
+    with the fewest pips), so every hand's scores add up to 1 (:func:`dominosim.stats.side_shares`).
+    Shape ``(hands, sides)``."""
+    return side_shares(rows, facts.players, facts.partnerships)
 
 
 def opener_side(rows: pd.DataFrame, facts: Facts) -> np.ndarray:
     """The opener's side, hand by hand."""
-    opener = rows["opener"].to_numpy().astype(np.int64)
-    return opener % facts.n_sides if facts.partnerships else opener
+    return facts.side_of(rows["opener"].to_numpy().astype(np.int64))
 
 
 def mean_se(x: np.ndarray) -> tuple[float, float, float]:

@@ -47,12 +47,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..rng import _check_seed, mix64
+from ..rng import DOMAIN_MATCH_BOOTSTRAP, _check_seed, mix64
 from ..rules import Rules
 from ._common import Facts, check_confidence, collect, refuse, sources
-
-DOMAIN_BOOTSTRAP = 0x510E527FADE682D1
-"""Keys the bootstrap of the hand distribution apart from every other stream (see :mod:`.rng`)."""
 
 
 def _check_target(target: Any, facts: Facts) -> int:
@@ -109,7 +106,7 @@ class _Hands:
     def resamples(self, n_boot: int, seed: int) -> list[_Hands]:
         """``n_boot`` bootstrap copies: as many hands drawn with replacement from these (a
         multinomial draw over the outcomes), from a counter-based generator keyed by ``seed``."""
-        gen = np.random.Generator(np.random.Philox(key=mix64(seed ^ DOMAIN_BOOTSTRAP)))
+        gen = np.random.Generator(np.random.Philox(key=mix64(seed ^ DOMAIN_MATCH_BOOTSTRAP)))
         flat = np.append(self.counts.ravel(), self.idle)
         draws = gen.multinomial(self.n_hands, flat / flat.sum(), size=n_boot)
         return [_Hands(d[:-1].reshape(self.counts.shape).astype(float), float(d[-1]))

@@ -74,8 +74,6 @@ OUTCOMES = ("score", "points")
 PROFILE_X = ("turn", "progress")
 UNCERTAINTY_COLUMNS = ["turn", "turns", "progress", "seat", "tiles_unknown", "in_other_hands",
                        "sleeping", "entropy_bits", "counts_entropy_bits"]
-DOMAIN_REPLAY = 0x3C6EF372FE94F82C
-"""Keys the strategy streams of a deal's extra plays apart from the hand's own (see :mod:`.rng`)."""
 
 
 # --------------------------------------------------------------------------- (a), (b) per turn
@@ -299,7 +297,7 @@ def _replays(rules: Rules, lineup: Any, n_deals: int, seed: int, plays: int,
     """The records of every play of every deal with one line-up; ``tick(n)`` after ``n`` hands."""
     from .. import api
     from ..reference import deal, play_keyed
-    from ..rng import hand_key, mix64
+    from ..rng import hand_key, replay_key
     from ..strategies import resolve_lineup
 
     engine = "fast" if all(isinstance(s, str) for s in
@@ -312,7 +310,7 @@ def _replays(rules: Rules, lineup: Any, n_deals: int, seed: int, plays: int,
         for i in range(n_deals):
             key = hand_key(seed, i)
             shuffle = deal(rules, key)[-1]
-            log = play_keyed(rules, resolved, mix64(key ^ (DOMAIN_REPLAY + p)), seed, i,
+            log = play_keyed(rules, resolved, replay_key(key, p), seed, i,
                              deal_override=shuffle)
             recs.append(log.record)
             tick(1)

@@ -37,11 +37,9 @@ import pyarrow.parquet as pq
 from ..analysis import wilson_interval
 from ..records import SEAT_COLUMNS
 from ..rules import Rules
+from ..stats import Z95
 from ..summary import Summary, summary_fields
 from .dataset import _CATEGORIES, METADATA_KEY, ChunkForm, listed_files, read_chunks
-
-Z95 = 1.959963984540054
-"""The two-sided 95% quantile of the standard normal."""
 
 ENGINE_SOURCES = ("fast/*.py", "tiles.py", "rng.py", "rules.py", "records.py", "summary.py",
                   "strategies.py", "batch/output.py", "batch/dataset.py")

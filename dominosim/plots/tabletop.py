@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..analysis._common import refuse
+from ..game import branches
 from ._base import PALETTE, axes
 
 _GAP = 0.08
@@ -238,8 +239,7 @@ def place(log: Any, width: float | None = None) -> list[_Placed]:
     first = plays[0]
     table.open(first.tile, first.seat, arms, first.suit)
     for k, e in enumerate(plays[1:], start=1):
-        table.play(e.end_index, e.tile, e.suit, e.seat, k,
-                   rules.doubles_branch and e.tile[0] == e.tile[1])
+        table.play(e.end_index, e.tile, e.suit, e.seat, k, branches(rules, e.tile))
     return table.tiles
 
 
@@ -266,7 +266,8 @@ def _title(log: Any) -> str:
         result = "a tie"
     else:
         side = rec["winning_side"]
-        who = f"seat {side}" if not r.partnerships else f"seats {' and '.join(map(str, r.seats_of(side)))}"
+        seats = r.seats_of(side)
+        who = f"seat{'s' if len(seats) > 1 else ''} {' and '.join(map(str, seats))}"
         how = "out" if rec.get("end") in (0, "out") else "blocked"
         result = f"{who} won ({how}), {rec['points']} points"
     return (f"{_game_name(log)}, double-{r.max_pip}, {r.players} players: "
