@@ -37,13 +37,12 @@ def uniform(moves_tile, moves_suit, n_moves, view, rng):
 
 
 def rate(rules: ds.Rules, strategy, n: int = 2_000_000) -> float:
-    ids = fast.strategy_ids(rules, strategy)
-    plugin = fast.plugin_addresses(rules, strategy)
-    fast.play_rows(rules, ids, 1, 0, 1_000, 1, plugin)
+    run = fast.prepare(rules, strategy)
+    fast.play_rows(run, 1, 0, 1_000, 1)
     best = 0.0
     for r in range(3):
         t0 = time.perf_counter()
-        fast.play_rows(rules, ids, 1 + r, 0, n, 1, plugin)
+        fast.play_rows(run, 1 + r, 0, n, 1)
         best = max(best, n / (time.perf_counter() - t0))
     return best
 

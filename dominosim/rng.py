@@ -36,8 +36,10 @@ import numpy as np
 
 MASK64 = (1 << 64) - 1
 GAMMA = 0x9E3779B97F4A7C15
-_M1 = 0xBF58476D1CE4E5B9
-_M2 = 0x94D049BB133111EB
+MIX_1 = 0xBF58476D1CE4E5B9
+MIX_2 = 0x94D049BB133111EB
+"""The two multipliers of the splitmix64 finaliser (here and in ``dominosim/fast/rng.py``)."""
+_M1, _M2 = MIX_1, MIX_2
 DOMAIN_HAND = 0x6A09E667F3BCC909
 """Hand ``i`` of a run: :func:`hand_key`."""
 DOMAIN_MATCH = 0xBB67AE8584CAA73B

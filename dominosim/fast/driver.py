@@ -14,7 +14,7 @@ seat searches (the search is then not compiled at all), else the search's scratc
 
 from __future__ import annotations
 
-from .jit import jit_kernel
+from .jit import jit_entry, jit_kernel
 from .kernel import (
     C_DRAWS,
     C_END,
@@ -29,9 +29,10 @@ from .kernel import (
     play_hand,
 )
 from .rng import hand_key
+from .turn import side_of
 
 
-@jit_kernel
+@jit_entry
 def rows_of(shape, rp, lineup, seed, start, lo, hi, out, redeals, scratch, search):
     """Hands ``start + lo .. start + hi - 1`` into rows ``lo .. hi - 1``; returns the first
     non-OK status."""
@@ -77,7 +78,7 @@ def add_to_summary(rp, row, redeals, acc):
         acc[slot] += x
         acc[slot + 1] += x * x
     opener = row[C_OPENER]
-    opener_side = opener % n_sides
+    opener_side = side_of(rp, opener)
     if win >= 0:
         rel = (win - opener_side) % n_sides
         if rel == 0:
@@ -95,7 +96,7 @@ def add_to_summary(rp, row, redeals, acc):
         acc[seat0 + 2 * p + s] += row[N_BASE_COLS + s]
 
 
-@jit_kernel
+@jit_entry
 def sums_of(shape, rp, lineup, seed, start, lo, hi, row, acc, scratch, search):
     """Hands ``start + lo .. start + hi - 1`` added into the sums ``acc``; returns the first
     non-OK status."""
@@ -108,7 +109,7 @@ def sums_of(shape, rp, lineup, seed, start, lo, hi, row, acc, scratch, search):
     return status
 
 
-@jit_kernel
+@jit_entry
 def logged(shape, rp, lineup, base, out, scratch, search):
     """Play one hand keyed ``base`` with its event log in ``scratch.log``; returns
     ``(status, redeals)``."""

@@ -21,10 +21,18 @@ more than its own work)."""
 
 jit_helper = numba.njit(cache=True, nogil=True, _nrt=False, inline="always")
 """Decorator for the kernel's small helpers: as :data:`jit_kernel`, and inlined into the caller at
-numba's IR level so that calls cost nothing (numba does not inline across compiled functions)."""
+numba's IR level so that calls cost nothing."""
 
-jit_parallel = numba.njit(cache=True, nogil=True, parallel=True)
-"""Decorator for the one driver that runs ``prange`` over hands."""
+if not hasattr(numba.core.cpu.CPUTargetOptions, "noalias"):
+    # numba keeps an option to mark a function's array arguments as not aliasing one another, but
+    # does not map it to a decorator keyword: map it, for the entry points below.
+    numba.core.cpu.CPUTargetOptions.noalias = numba.core.options._mapping("noalias")
+
+jit_entry = numba.njit(cache=True, nogil=True, _nrt=False, noalias=True)
+"""Decorator for the compiled engine's entry points (the drivers), into which the hand kernel is
+inlined: as :data:`jit_kernel`, and with every array argument marked as not aliasing the others
+(each is its own allocation), so that LLVM keeps the position's scalars in registers across the
+stores into the hands and the ends (measured: see ``docs/engine.md``)."""
 
 
 def _drop_stale_caches() -> None:

@@ -51,6 +51,7 @@ from .board import (
 )
 from .consistent import draw_deal, make_sampler_scratch, prepare
 from .jit import jit, jit_kernel
+from ..rng import GAMMA
 from .rng import below, mix64, next64, shuffle
 from .turn import advance, play, playable_suits, score, side_of
 
@@ -60,7 +61,10 @@ N_PARENT, N_TILE, N_SUIT, N_SEAT, N_CHILD, N_SIBLING, N_VISITS, N_AVAIL = range(
 # statuses of decide (an index >= 0 is a move)
 SEARCH_TOO_MANY_STATES = -1
 SEARCH_NO_DEAL = -2
-_STREAM = np.uint64(0x9E3779B97F4A7C15)
+_STREAM = np.uint64(GAMMA)
+"""A decision's streams are spaced by the generator's increment: playout ``k`` of ``mc`` keys
+``mix64(seed + (k + 1) * GAMMA)``, seat ``s`` of a playout ``mix64(key + s * GAMMA)``, the sampler
+``mix64(seed)`` (see :mod:`dominosim.rng`)."""
 
 SearchScratch = namedtuple("SearchScratch", ["dealt", "work", "root", "notes", "log", "rng",
                                              "totals", "moves", "tree", "value", "sampler"])
