@@ -32,6 +32,7 @@ from collections import namedtuple
 
 import numpy as np
 
+from ..rng import GAMMA
 from .board import (
     AT_FIELDS,
     BONE_END,
@@ -51,7 +52,6 @@ from .board import (
 )
 from .consistent import draw_deal, make_sampler_scratch, prepare
 from .jit import jit, jit_kernel
-from ..rng import GAMMA
 from .rng import below, mix64, next64, shuffle
 from .turn import advance, play, playable_suits, score, side_of
 
