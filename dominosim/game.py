@@ -94,7 +94,7 @@ class Event:
 
 
 # ---------------------------------------------------------------------------------- the layout
-# RULES.md, "Layout and open ends" and "The drawing of the layout": each rule is one function
+# docs/rules.md, "The layout and its open ends" and "The drawing of the layout": each rule is one function
 # of the rules and the open ends (in the order they were opened), used by the game state, the
 # strategies' view, the search's and the sampler's reading of the history, and the picture.
 Layout = Sequence[End]
@@ -169,7 +169,7 @@ def ends_after(rules: Rules, ends: Layout, move: Move) -> tuple[list[End], int]:
 
     Examples
     --------
-    RULES.md, worked example 2 (branching doubles): lead 6-6, then 6-3, then 3-3 on the 3.
+    docs/rules.md, worked example 2 (branching doubles): lead 6-6, then 6-3, then 3-3 on the 3.
 
     >>> rules = Rules.preset("ivory")
     >>> ends, i = ends_after(rules, opening_ends(rules, (6, 6)), Move((3, 6), 6))
@@ -198,7 +198,7 @@ def layout_after(rules: Rules, ends: Layout, play: Event) -> list[End]:
 
 
 def layouts_before(rules: Rules, history: Sequence[Event]) -> Iterator[tuple[Event, list[End]]]:
-    """Every event of ``history`` with the open ends just before it (RULES.md, worked example 1:
+    """Every event of ``history`` with the open ends just before it (docs/rules.md, worked example 1:
     under fill first, the 2 showing is not playable while arms of the 5-5 are empty).
 
     >>> rules = Rules.preset("cross")
@@ -224,7 +224,7 @@ def legal_moves(rules: Rules, hand: Sequence[tuple[int, int]], ends: Layout) -> 
 def is_stitch_up(suits: Sequence[int]) -> bool:
     """At least two open ends, all showing one suit (playable or not).
 
-    RULES.md, worked example 3: ``2 2`` is a stitch-up, ``2 6`` is not, nor is a single end.
+    docs/rules.md, worked example 3: ``2 2`` is a stitch-up, ``2 6`` is not, nor is a single end.
 
     >>> is_stitch_up([2, 2]), is_stitch_up([2, 6]), is_stitch_up([4])
     (True, False, False)

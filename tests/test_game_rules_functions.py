@@ -1,4 +1,4 @@
-"""The reference engine's rule functions, one per rule (dominosim.game), on RULES.md's worked
+"""The reference engine's rule functions, one per rule (dominosim.game), on docs/rules.md's worked
 examples, and the shared helpers that every other module asks instead of deciding again:
 sides and partners (dominosim.sides, Rules), the statistics (dominosim.stats) and the stream
 domains (dominosim.rng)."""

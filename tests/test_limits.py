@@ -67,7 +67,7 @@ def test_simulate_matches_refuses_an_unreachable_target_at_once():
 def test_long_search_stops_within_two_seconds_of_ctrl_c():
     code = ("import dominosim as ds\n"
             "rules = ds.Rules.preset('draw', players=2)\n"
-            "ds.simulate(rules, 'random', 2, seed=1)\n"  # compile (or load) the engine first
+            "ds.simulate(rules, 'mc:2', 2, seed=1)\n"  # compile (or load) the search kernel first
             "print('searching', flush=True)\n"
             "try:\n"
             "    ds.simulate(rules, 'mc:100000', 1000, seed=1)\n"
