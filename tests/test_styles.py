@@ -38,7 +38,7 @@ def _kernel_choice(name, state):
     rules = state.rules
     shape = Shape.of(rules, styles=True)
     rp = rule_params(rules)
-    scratch = k.make_scratch(shape, rp, 0)
+    scratch = k.make_scratch(rules.n_tiles, rules.players, 0, 0, False)
     board, notes = scratch.board, scratch.notes
     for s, hand in enumerate(state.hands):
         for t in hand:

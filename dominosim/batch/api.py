@@ -28,6 +28,7 @@ from typing import Any, TextIO
 import numba
 import pandas as pd
 
+from .dataset import chunk_forms
 from .output import (
     engine_version,
     read_sums,
@@ -250,6 +251,7 @@ def dry_run(sweep: Sweep, out: str | Path | None = None, *, jobs: int | None = N
              f"finished, {sum(n for n, _ in left.values()):,} to play "
              f"({sum(h for _, h in left.values()):,} hands).", ""]
     rows, total = [], 0.0
+    forms = chunk_forms(sweep, engine_version(), versions())
     for cell in sweep.cells:
         chunks, hands = left[cell.index]
         seconds = 0.0
@@ -257,7 +259,7 @@ def dry_run(sweep: Sweep, out: str | Path | None = None, *, jobs: int | None = N
             index = next(j for j in range(per_cell) if (cell.index, j) not in done)
             start = index * sweep.chunk_size
             first = Task(cell.index, index, start, min(sweep.chunk_size, sweep.hands - start),
-                         cell.rules, cell.lineup, sweep.seed, sweep.keep)
+                         cell.rules, cell.lineup, sweep.seed, sweep.keep, forms[cell.index])
             seconds = _estimate(first, sample, jobs) * hands
         total += seconds
         rows.append({"cell": cell.index, "rules, players, line-up": cell.label,

@@ -10,7 +10,7 @@ Examples
 --------
 >>> from dominosim.rules import Rules
 >>> rp = rule_params(Rules.preset("draw", players=3))
->>> rp.players, rp.hand_size, rp.draw == DRAW_UNTIL, rp.tiles
+>>> int(rp.players), int(rp.hand_size), bool(rp.draw == DRAW_UNTIL), int(rp.tiles)
 (3, 5, True, 28)
 >>> STRATEGY_CODES["ismcts"]
 StrategyCode(code=8, searches=True, tree=True, omniscient=False)
