@@ -134,7 +134,7 @@ class SearchStrategy:
         move_arr[0, :n] = [tile_id(m.tile) for m in moves]
         move_arr[1, :n] = [m.suit for m in moves]
         state = np.array([rng._state], dtype=np.uint64)
-        k = int(decide(Shape.of(rules).core, rule_params(rules), self.kind == "ismcts",
+        k = int(decide(Shape.searching(rules), rule_params(rules), self.kind == "ismcts",
                        self.omniscient, self.budget, view.seat, n, move_arr, board, pub, n_pub, ss,
                        state))
         rng._state = int(state[0])

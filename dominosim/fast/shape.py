@@ -8,7 +8,8 @@ for it (compiled on first use, cached on disk per shape).
 ``line``
     The layout is a two-ended line: two arms, no branching doubles, no fill-first phase.
 ``draws``
-    Seats that cannot play draw from the boneyard (``draw`` is not ``'none'``).
+    Seats that cannot play may draw from the boneyard (the rules' ``draw`` then decides at run
+    time; a kernel with ``draws`` false has no drawing code).
 ``styles``
     Some seat plays a deterministic built-in or a plug-in, which read the known-to-lack suits and
     the tiles each seat played: the kernel keeps those tables only then.
@@ -65,11 +66,23 @@ class Shape:
     @classmethod
     def of(cls, rules: Rules, *, styles: bool = False, plugins: bool = False, events: bool = False,
            searches: bool = False) -> Shape:
-        """The shape of a run of ``rules`` with the given extras."""
+        """The shape of a run of ``rules`` with the given extras.
+
+        Replays (``events``) and runs where a seat searches get the *general* kernel of their
+        word count (any layout, drawing decided by the rules at run time, the style tables kept):
+        their time goes into single hands or into searching, not into the turn loop, so one
+        compiled kernel serves every game of a set size instead of one per family."""
+        if events or searches:
+            return cls(words_of(rules.n_tiles), False, True, True, plugins, events, searches)
         line = rules.opening_arms == 2 and not rules.doubles_branch and not (
             rules.fill_opening_first and rules.opening == "highest_double")
         return cls(words_of(rules.n_tiles), line, rules.draw != "none", styles, plugins, events,
                    searches)
+
+    @classmethod
+    def searching(cls, rules: Rules) -> Shape:
+        """The shape of a search's playouts under ``rules`` (the core of any searching run)."""
+        return cls.of(rules, searches=True).core
 
     @property
     def core(self) -> Shape:

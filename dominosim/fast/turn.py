@@ -47,7 +47,7 @@ from .board import (
 )
 from .gates import gate
 from .jit import jit_helper, jit_kernel
-from .params import DRAW_ONE, SCORE_GAME, SCORE_SPOTS
+from .params import DRAW_NONE, DRAW_ONE, SCORE_GAME, SCORE_SPOTS
 
 PUB_PLAY, PUB_DRAW, PUB_KNOCK = 0, 1, 2
 
@@ -233,6 +233,13 @@ def can_draw(rp, at):
     return at[BONE_END] - at[BONE_POS] - rp.keep > 0
 
 
+@jit_kernel
+def draws(shape, rp):
+    """Whether a seat with no legal move draws: a kernel of a drawing shape, under rules that
+    draw (the general kernel serves Block too)."""
+    return shape.draws and rp.draw != DRAW_NONE
+
+
 @jit_helper
 def draw_for(shape, rp, board, notes, log, seat, psm):
     """``seat``, with no legal move, draws until it can play (``until_playable``) or once
@@ -270,7 +277,7 @@ def knock(shape, rp, board, notes, log, seat, psm):
 def blocked(shape, rp, board):
     """Whether no seat can ever play again: nothing can be drawn and every seat still holding
     tiles has knocked since the last play."""
-    if shape.draws and can_draw(rp, board.at):
+    if draws(shape, rp) and can_draw(rp, board.at):
         return False
     holding = 0
     for s in range(rp.players):
@@ -290,7 +297,7 @@ def advance(shape, rp, board, notes, log):
         seat = next_seat(rp, board.counts, seat)
         psm = playable_suits(shape, rp, at)
         n = count_moves(shape, board.hands, seat, psm)
-        if shape.draws and n == 0:
+        if n == 0 and draws(shape, rp):
             n = draw_for(shape, rp, board, notes, log, seat, psm)
         if n > 0:
             at[SEAT] = seat
