@@ -41,6 +41,7 @@ from .board import (
     SUIT_MASK,
     T_HIGH,
     T_LOW,
+    T_PIPS,
     count_moves,
     give,
     take,
@@ -88,8 +89,8 @@ def playable_suits(shape, rp, at):
 
 @jit_kernel
 def other_end(tile, suit):
-    """The suit a tile shows after it is played on ``suit``."""
-    return T_HIGH[tile] if T_LOW[tile] == suit else T_LOW[tile]
+    """The suit a tile shows after it is played on ``suit`` (one of its two suits)."""
+    return T_PIPS[tile] - suit
 
 
 # ---------------------------------------------------------------- the layout
@@ -98,6 +99,12 @@ def place(shape, rp, board, tile, suit):
     """Put ``tile`` on the first playable end showing ``suit`` (under fill-first, the first empty
     arm); a branching double opens two more ends. Returns the end's index."""
     at, ends, arms, suit_count = board.at, board.ends, board.arms, board.suit_count
+    if shape.line and not (shape.styles or shape.plugins):
+        # a line whose strategies never read suit_count: the two ends are the whole layout
+        index = 0 if ends[0] == suit else 1
+        ends[index] = other_end(tile, suit)
+        at[SUIT_MASK] = (1 << ends[0]) | (1 << ends[1])
+        return index
     fill_phase = not shape.line and rp.fill and at[N_EMPTY] > 0
     index = 0
     n_ends = 2 if shape.line else at[N_ENDS]
@@ -129,10 +136,10 @@ def place(shape, rp, board, tile, suit):
 
 
 @jit_kernel
-def stitched_up(at):
+def stitched_up(shape, at):
     """At least two open ends, all showing one suit."""
     mask = at[SUIT_MASK]
-    return at[N_ENDS] >= 2 and (mask & (mask - 1)) == 0
+    return (shape.line or at[N_ENDS] >= 2) and (mask & (mask - 1)) == 0
 
 
 @jit_kernel
@@ -216,7 +223,7 @@ def play(shape, rp, board, notes, log, seat, tile, suit):
         record_played(notes, seat, tile)
     index = place(shape, rp, board, tile, suit)
     at[PLAYS] += 1
-    stitch = stitched_up(at)
+    stitch = stitched_up(shape, at)
     if stitch:
         notes.stitch[seat] += 1
     at[KNOCKED] = 0
