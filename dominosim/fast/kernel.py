@@ -123,8 +123,11 @@ def deal(shape, rp, base, board, rng):
                 break
         if has_double:
             empty_hands(shape, board, rp.players)
-            for i in range(dealt):
-                give(board, i // rp.hand_size, perm[i])
+            i = 0
+            for s in range(rp.players):  # no division per tile
+                for _ in range(rp.hand_size):
+                    give(board, s, perm[i])
+                    i += 1
             board.at[BONE_POS], board.at[BONE_END] = dealt, t
             return k
     return -1
