@@ -298,14 +298,54 @@ def _successor_weight(ss, i, code, choice):
 
 
 @jit_kernel
+def _forward(ss, n_items, n_places, full):
+    """The states reachable after each item from the full one, a sorted layer per item; False
+    when they would not fit the table."""
+    items, places, options, codes, starts = ss.items, ss.places, ss.options, ss.codes, ss.starts
+    limit = codes.shape[0]
+    starts[0], codes[0], starts[1] = 0, full, 1
+    for i in range(n_items):
+        rest = n_items - i
+        out = starts[i + 1]
+        for k in range(starts[i], starts[i + 1]):
+            code = codes[k]
+            left = _left(places, n_places, code)
+            if out + options[i, 0] + 1 > limit:
+                return False
+            if items[1, i] < 0 and rest > left:
+                codes[out] = code
+                out += 1
+            for j in range(options[i, 0]):
+                q = options[i, 1 + j]
+                if _digit(places, code, q) > 0:
+                    codes[out] = code - places[3, q]
+                    out += 1
+        starts[i + 2] = _sort(codes, starts[i + 1], out)
+    return True
+
+
+@jit_kernel
+def _backward(ss, n_items):
+    """The number of ways to finish from each state, last layer first."""
+    items, options, codes, weights, starts = ss.items, ss.options, ss.codes, ss.weights, ss.starts
+    for k in range(starts[n_items], starts[n_items + 1]):
+        weights[k] = 1.0 if codes[k] == 0 else 0.0
+    for i in range(n_items - 1, -1, -1):
+        for k in range(starts[i], starts[i + 1]):
+            v = _successor_weight(ss, i, codes[k], -1) if items[1, i] < 0 else 0.0
+            for j in range(options[i, 0]):
+                v += _successor_weight(ss, i, codes[k], j)
+            weights[k] = v
+
+
+@jit_kernel
 def prepare(rp, me, pub, n_pub, hands, counts, boneyard, ss):
     """Read the public log as seat ``me`` sees it and fill the counting table.
 
     ``hands`` is read only at row ``me`` (the viewer's own tiles). Returns the number of states
     kept, or a negative status (:data:`TOO_MANY_STATES`, :data:`NO_DEAL`).
     """
-    info, items, places, options = ss.info, ss.items, ss.places, ss.options
-    codes, weights, starts = ss.codes, ss.weights, ss.starts
+    info, items, places, starts = ss.info, ss.items, ss.places, ss.starts
     _read_log(rp, me, pub, n_pub, hands, ss)
     n_places = _make_places(ss)
     n_items = info[I_ITEMS]
@@ -331,38 +371,11 @@ def prepare(rp, me, pub, n_pub, hands, counts, boneyard, ss):
             return TOO_MANY_STATES
         radix *= places[1, q] + 1
     info[I_FULL] = full
-    limit = codes.shape[0]
-    # forward: the states reachable after each item, a sorted layer per item
-    starts[0], codes[0], starts[1] = 0, full, 1
-    for i in range(n_items):
-        rest = n_items - i
-        out = starts[i + 1]
-        for k in range(starts[i], starts[i + 1]):
-            code = codes[k]
-            left = _left(places, n_places, code)
-            if out + options[i, 0] + 1 > limit:
-                return TOO_MANY_STATES
-            if items[1, i] < 0 and rest > left:
-                codes[out] = code
-                out += 1
-            for j in range(options[i, 0]):
-                q = options[i, 1 + j]
-                if _digit(places, code, q) > 0:
-                    codes[out] = code - places[3, q]
-                    out += 1
-        starts[i + 2] = _sort(codes, starts[i + 1], out)
-    # backward: the number of ways to finish from each state
-    last = starts[n_items]
-    for k in range(last, starts[n_items + 1]):
-        weights[k] = 1.0 if codes[k] == 0 else 0.0
-    for i in range(n_items - 1, -1, -1):
-        for k in range(starts[i], starts[i + 1]):
-            v = _successor_weight(ss, i, codes[k], -1) if items[1, i] < 0 else 0.0
-            for j in range(options[i, 0]):
-                v += _successor_weight(ss, i, codes[k], j)
-            weights[k] = v
+    if not _forward(ss, n_items, n_places, full):
+        return TOO_MANY_STATES
+    _backward(ss, n_items)
     info[I_STATES] = starts[n_items + 1]
-    if weights[0] <= 0.0:
+    if ss.weights[0] <= 0.0:
         return NO_DEAL
     return starts[n_items + 1]
 
