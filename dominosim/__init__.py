@@ -19,6 +19,7 @@ from .game import IllegalMoveError, Move
 from .reference import HandLog, MatchLog, play_hand, play_match
 from .rules import PRESETS, Rules
 from .search import ISMCTS, MonteCarlo, SearchStrategy
+from .solver import Position, Solution, solve
 from .strategies import BUILTINS, SEARCHES, STYLES, SeatView
 from .summary import Summary
 from .transcript import transcript
@@ -48,6 +49,9 @@ __all__ = [
     "IllegalMoveError",
     "MatchLog",
     "Move",
+    "Position",
+    "Solution",
+    "solve",
     "Rules",
     "SeatView",
     "Summary",

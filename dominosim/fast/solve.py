@@ -51,17 +51,22 @@ OBJ_WIN, OBJ_POINTS = 0, 1
 EXACT, LOWER, UPPER = 1, 2, 3
 KIND_PLAY, KIND_LEAD, KIND_DOUBLE = 0, 1, 2
 """Root moves: a play on an end, the lead of ``opening='any'``, the highest double's opening."""
-C_NODES, C_LIMIT, C_ABORTED, C_ROOT_SIDE, C_OBJECTIVE, C_SALT, C_HITS = range(7)
+C_NODES, C_LIMIT, C_ABORTED, C_ROOT_SIDE, C_OBJECTIVE, C_SALT = range(6)
+F_ALPHA, F_BETA, F_LOW, F_HIGH, F_BEST, F_CODE, F_NEXT, F_N, F_MAX, F_SEAT, F_SLOT = range(11)
+"""A level's frame: its window now and as entered, its best value and move so far, the next move
+to try and how many, whether its seat maximises, the seat, its table slot."""
+ENTER, NEXT, RETURN = 0, 1, 2
 _K_HAND = np.uint64(0x9E3779B97F4A7C15)
 _K_END = np.uint64(0xD1B54A32D192ED03)
 _K_AT = np.uint64(0x8CB92BA72F3D8DD7)
 
 SolveStack = namedtuple("SolveStack", ["hands", "counts", "pips", "ends", "arms", "suit_count",
                                        "bone", "at", "moves", "notes", "log", "tt_key", "tt_val",
-                                       "tt_flag", "tt_move", "ctl"])
+                                       "tt_flag", "tt_move", "ctl", "frame", "keys"])
 """The solver's memory: one Board level per ply (``hands[d]``, ..., ``at[d]``; ``bone`` shared),
 the legal moves per level, the turn's notes and (empty) log, the transposition table (``tt_*``)
-and the control slots ``ctl`` (nodes, node limit, aborted, root side, objective, salt, hits)."""
+the control slots ``ctl`` (nodes, node limit, aborted, root side, objective, salt) and the
+search's frames (``frame``, ``keys``: one per level)."""
 
 
 @jit
@@ -76,7 +81,8 @@ def make_stack(t, p, depth, table_bits):
                       np.zeros(t, np.int64), np.zeros((depth, len(AT_FIELDS)), np.int64),
                       np.zeros((depth, 2, 2 * t), np.int64), make_notes(p), make_log(0, 0),
                       np.zeros(size, np.uint64), np.zeros(size, np.int64), np.zeros(size, np.int8),
-                      np.zeros(size, np.int64), np.zeros(8, np.int64))
+                      np.zeros(size, np.int64), np.zeros(8, np.int64),
+                      np.zeros((depth, F_SLOT + 1), np.int64), np.zeros(depth, np.uint64))
 
 
 @jit_helper
@@ -157,66 +163,99 @@ def order_moves(moves, n, first):
 
 
 @jit_kernel
-def search(core, rp, st, d, alpha, beta):
-    """The value to the root side of the position at level ``d``, just after a move: finished,
+def search(core, rp, st, alpha, beta):
+    """The value to the root side of the position at level 1, just after a root move: finished,
     or advanced (draws and knocks) to the next decision and searched in the window
-    ``(alpha, beta)`` (fail-soft). Returns 0 with ``ctl[C_ABORTED]`` set past the node limit."""
-    ctl = st.ctl
-    ctl[C_NODES] += 1
-    if ctl[C_NODES] > ctl[C_LIMIT]:
-        ctl[C_ABORTED] = 1
-        return 0
-    board = level(st, d)
-    if board.at[OUT] >= 0:
-        return leaf(rp, ctl, board)
-    n, psm = advance(core, rp, board, st.notes, st.log)
-    if n == 0:
-        return leaf(rp, ctl, board)
-    seat = board.at[SEAT]
-    maximise = side_of(rp, seat) == ctl[C_ROOT_SIDE]
-    key = position_key(core, rp, board, ctl[C_SALT])
-    slot = np.int64(key & np.uint64(st.tt_key.shape[0] - 1))
-    first = -1
-    if st.tt_key[slot] == key:
-        ctl[C_HITS] += 1
-        value, flag = st.tt_val[slot], st.tt_flag[slot]
-        if flag == EXACT:
-            return value
-        if flag == LOWER and value > alpha:
-            alpha = value
-        elif flag == UPPER and value < beta:
-            beta = value
-        if alpha >= beta:
-            return value
-        first = st.tt_move[slot]
-    moves = st.moves[d]
-    n = fill_moves(core, board.hands, seat, psm, moves)
-    order_moves(moves, n, first)
-    low, high = alpha, beta
-    best = -INF if maximise else INF
-    best_code = -1
-    for i in range(n):
-        copy_down(core, rp, st, d)
-        play(core, rp, level(st, d + 1), st.notes, st.log, seat, moves[0, i], moves[1, i])
-        value = search(core, rp, st, d + 1, alpha, beta)
-        if ctl[C_ABORTED]:
-            return 0
-        if maximise:
-            if value > best:
-                best, best_code = value, moves[0, i] * N_SUITS + moves[1, i]
-                if best > alpha:
-                    alpha = best
-        elif value < best:
-            best, best_code = value, moves[0, i] * N_SUITS + moves[1, i]
-            if best < beta:
-                beta = best
-        if alpha >= beta:
-            break
-    st.tt_key[slot] = key
-    st.tt_val[slot] = best
-    st.tt_flag[slot] = UPPER if best <= low else LOWER if best >= high else EXACT
-    st.tt_move[slot] = best_code
-    return best
+    ``(alpha, beta)`` (fail-soft alpha-beta). Returns 0 with ``ctl[C_ABORTED]`` set past the node
+    limit.
+
+    Iterative, with one frame per level in ``st.frame`` (numba's cached code cannot call itself):
+    a level is *entered* (a leaf, a table hit, or its moves listed), steps to its *next* move
+    (one level down), or *returns* its value to the level above."""
+    ctl, fr, keys = st.ctl, st.frame, st.keys
+    d = 1
+    fr[1, F_ALPHA], fr[1, F_BETA] = alpha, beta
+    mode = ENTER
+    ret = 0
+    while True:
+        if mode == ENTER:
+            ctl[C_NODES] += 1
+            if ctl[C_NODES] > ctl[C_LIMIT]:
+                ctl[C_ABORTED] = 1
+                return 0
+            board = level(st, d)
+            mode = RETURN
+            if board.at[OUT] >= 0:
+                ret = leaf(rp, ctl, board)
+                continue
+            n, psm = advance(core, rp, board, st.notes, st.log)
+            if n == 0:
+                ret = leaf(rp, ctl, board)
+                continue
+            seat = board.at[SEAT]
+            key = position_key(core, rp, board, ctl[C_SALT])
+            slot = np.int64(key & np.uint64(st.tt_key.shape[0] - 1))
+            first = -1
+            a, b = fr[d, F_ALPHA], fr[d, F_BETA]
+            if st.tt_key[slot] == key:
+                value, flag = st.tt_val[slot], st.tt_flag[slot]
+                if flag == EXACT:
+                    ret = value
+                    continue
+                if flag == LOWER and value > a:
+                    a = value
+                elif flag == UPPER and value < b:
+                    b = value
+                if a >= b:
+                    ret = value
+                    continue
+                first = st.tt_move[slot]
+            moves = st.moves[d]
+            n = fill_moves(core, board.hands, seat, psm, moves)
+            order_moves(moves, n, first)
+            maximise = side_of(rp, seat) == ctl[C_ROOT_SIDE]
+            fr[d, F_ALPHA], fr[d, F_BETA], fr[d, F_LOW], fr[d, F_HIGH] = a, b, a, b
+            fr[d, F_BEST] = -INF if maximise else INF
+            fr[d, F_CODE], fr[d, F_NEXT], fr[d, F_N] = -1, 0, n
+            fr[d, F_MAX], fr[d, F_SEAT], fr[d, F_SLOT] = 1 if maximise else 0, seat, slot
+            keys[d] = key
+            mode = NEXT
+        if mode == NEXT:
+            i = fr[d, F_NEXT]
+            if i >= fr[d, F_N] or fr[d, F_ALPHA] >= fr[d, F_BETA]:
+                best, slot = fr[d, F_BEST], fr[d, F_SLOT]
+                st.tt_key[slot] = keys[d]
+                st.tt_val[slot] = best
+                st.tt_flag[slot] = UPPER if best <= fr[d, F_LOW] else \
+                    LOWER if best >= fr[d, F_HIGH] else EXACT
+                st.tt_move[slot] = fr[d, F_CODE]
+                ret = best
+                mode = RETURN
+            else:
+                fr[d, F_NEXT] = i + 1
+                copy_down(core, rp, st, d)
+                play(core, rp, level(st, d + 1), st.notes, st.log, fr[d, F_SEAT],
+                     st.moves[d, 0, i], st.moves[d, 1, i])
+                fr[d + 1, F_ALPHA], fr[d + 1, F_BETA] = fr[d, F_ALPHA], fr[d, F_BETA]
+                d += 1
+                mode = ENTER
+                continue
+        if mode == RETURN:
+            if d == 1:
+                return ret
+            d -= 1
+            i = fr[d, F_NEXT] - 1
+            code = st.moves[d, 0, i] * N_SUITS + st.moves[d, 1, i]
+            if fr[d, F_MAX]:
+                if ret > fr[d, F_BEST]:
+                    fr[d, F_BEST], fr[d, F_CODE] = ret, code
+                    if ret > fr[d, F_ALPHA]:
+                        fr[d, F_ALPHA] = ret
+            elif ret < fr[d, F_BEST]:
+                fr[d, F_BEST], fr[d, F_CODE] = ret, code
+                if ret < fr[d, F_BETA]:
+                    fr[d, F_BETA] = ret
+            mode = NEXT
 
 
 @jit
@@ -231,7 +270,7 @@ def solve_root(core, rp, st, seat, tiles, suits, kinds, values):
             play(core, rp, child, st.notes, st.log, seat, tiles[i], suits[i])
         else:
             open_with(core, rp, child, st.notes, st.log, seat, tiles[i], kinds[i] == KIND_DOUBLE)
-        values[i] = search(core, rp, st, 1, -INF, INF)
+        values[i] = search(core, rp, st, -INF, INF)
         if st.ctl[C_ABORTED]:
             return False
     return True
