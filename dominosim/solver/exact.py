@@ -1,0 +1,271 @@
+"""Exact expected values of a small rule set under the ``random`` strategy: every deal, every
+choice and every draw enumerated, in :class:`fractions.Fraction`.
+
+The hand is played by the reference engine's rule functions (:mod:`dominosim.game`:
+:func:`~dominosim.game.legal_moves`, :func:`~dominosim.game.ends_after`,
+:func:`~dominosim.game.next_seat`, :func:`~dominosim.game.score`, ...) on immutable states, so
+the rules are the ones both engines play. The readings of the rule book it follows:
+
+* ``random`` picks uniformly among the distinct legal moves (a seat with one move plays it), and
+  leads uniformly among its tiles under ``opening='any'``;
+* the boneyard is a uniformly shuffled sequence, so each draw is uniform among the tiles still
+  asleep (the states keep the sleeping tiles as a set);
+* a deal with no double under ``opening='highest_double'`` is redealt (rejection sampling): the
+  hand played is uniform over the deals holding a double, and the number of redeals is geometric.
+
+Equal states met along different deals are evaluated once (a table of the expected rest of the
+hand from each state).
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+from functools import lru_cache
+from itertools import combinations
+
+import pandas as pd
+
+from ..analysis._common import refuse
+from ..game import (
+    Move,
+    ends_after,
+    ends_by_out,
+    highest_double,
+    is_blocked,
+    is_stitch_up,
+    legal_moves,
+    next_seat,
+    opening_ends,
+    score,
+)
+from ..rules import Rules
+from ..tiles import full_set, pips
+
+__all__ = ["exact", "estimated_states", "MAX_STATES"]
+
+MAX_STATES = 20_000_000
+"""The largest estimated number of (deal, state) pairs :func:`exact` takes on."""
+
+
+def _deals(tiles: list, players: int, size: int):
+    """Every way to deal ``size`` tiles to each seat (hands as sorted tuples), with the rest."""
+    if players == 0:
+        yield (), tuple(tiles)
+        return
+    for hand in combinations(tiles, size):
+        rest = [t for t in tiles if t not in hand]
+        for others, bone in _deals(rest, players - 1, size):
+            yield (hand,) + others, bone
+
+
+def estimated_states(rules: Rules) -> int:
+    """A rough count of what :func:`exact` would enumerate: the deals times the hand's branching
+    (legal moves and draws) over its plays."""
+    n, h, p = rules.n_tiles, rules.hand_size, rules.players
+    deals = math.factorial(n) // (math.factorial(h) ** p * math.factorial(n - h * p))
+    per_hand = 2 ** min(h * p, 60) * (1 + (n - h * p if rules.can_draw else 0))
+    return deals * per_hand
+
+
+class _Game:
+    """The enumeration for one rule set: ``rest(state)`` is the expected rest of the hand."""
+
+    def __init__(self, rules: Rules) -> None:
+        self.rules = rules
+        p, s = rules.players, rules.n_sides
+        # the vector of a hand's quantities, by absolute seat and side
+        self.WIN, self.TIE, self.BLOCKED, self.OUT, self.POINTS = 0, s, s + 1, s + 2, s + 3
+        self.SIDE_POINTS = s + 4
+        self.PLAYS, self.KNOCKS, self.DRAWS = 2 * s + 4, 2 * s + 5, 2 * s + 6
+        self.STITCH = 2 * s + 7
+        self.size = 2 * s + 7 + p
+        self.rest = lru_cache(maxsize=None)(self._rest)
+
+    def unit(self, index: int) -> list:
+        v = [Fraction(0)] * self.size
+        v[index] = Fraction(1)
+        return v
+
+    def finish(self, hands, out_seat: int) -> list:
+        rules = self.rules
+        v = [Fraction(0)] * self.size
+        winner, points = score(rules, [sum(pips(t) for t in h) for h in hands], out_seat)
+        if winner < 0:
+            v[self.TIE] = Fraction(1)
+        else:
+            v[self.WIN + winner] = Fraction(1)
+            v[self.POINTS] = Fraction(points)
+            v[self.SIDE_POINTS + winner] = Fraction(points)
+        v[self.OUT if out_seat >= 0 else self.BLOCKED] = Fraction(1)
+        return v
+
+    def after_play(self, hands, ends, bone, seat: int, tile, suit: int) -> list:
+        """The rest of the hand from the play of ``tile`` on ``suit`` by ``seat`` on."""
+        hands = tuple(tuple(t for t in h if t != tile) if s == seat else h
+                      for s, h in enumerate(hands))
+        new_ends, _ = ends_after(self.rules, ends, Move(tile, suit))
+        v = self.continue_after(hands, tuple(new_ends), bone, seat)
+        v = list(v)
+        v[self.PLAYS] += 1
+        if is_stitch_up([e.suit for e in new_ends]):
+            v[self.STITCH + seat] += 1
+        return v
+
+    def continue_after(self, hands, ends, bone, seat: int) -> tuple:
+        if ends_by_out(self.rules, hands, seat):
+            return tuple(self.finish(hands, seat))
+        return self.rest(hands, ends, bone, next_seat(self.rules, hands, seat), frozenset(),
+                         False)
+
+    def _rest(self, hands, ends, bone, seat: int, knocked: frozenset, drew: bool) -> tuple:
+        rules = self.rules
+        moves = legal_moves(rules, hands[seat], ends)
+        if moves:
+            total = [Fraction(0)] * self.size
+            for move in moves:
+                for i, x in enumerate(self.after_play(hands, ends, bone, seat, move.tile,
+                                                      move.suit)):
+                    total[i] += x
+            return tuple(x / len(moves) for x in total)
+        drawable = max(0, len(bone) - rules.boneyard_keep) if rules.can_draw else 0
+        if drawable > 0 and (rules.draw == "until_playable" or not drew):
+            total = [Fraction(0)] * self.size
+            for tile in bone:
+                taken = tuple(tuple(sorted(h + (tile,))) if s == seat else h
+                              for s, h in enumerate(hands))
+                for i, x in enumerate(self.rest(taken, ends, bone - {tile}, seat, knocked,
+                                                True)):
+                    total[i] += x
+            v = [x / len(bone) for x in total]
+            v[self.DRAWS] += 1
+            return tuple(v)
+        knocked = knocked | {seat}
+        holding = {s for s in range(rules.players) if hands[s]}
+        if is_blocked(holding, set(knocked), drawable):
+            v = self.finish(hands, -1)
+        else:
+            v = list(self.rest(hands, ends, bone, next_seat(rules, hands, seat), knocked, False))
+        v[self.KNOCKS] += 1
+        return tuple(v)
+
+
+def exact(rules: Rules, strategies: str = "random", *, max_states: int = MAX_STATES
+          ) -> pd.DataFrame:
+    """The exact expected values of a hand of ``rules`` with every seat playing ``random``.
+
+    Enumerates every deal, every choice and every draw in exact rational arithmetic (see the
+    module documentation for the readings of the rules).
+
+    Parameters
+    ----------
+    rules : Rules
+        A small rule set (double-2 to double-4 sets with few tiles per hand).
+    strategies : {'random'}
+        The line-up: only ``'random'`` (every seat) is enumerated.
+    max_states : int
+        Refuse a rule set whose estimated number of states (:func:`estimated_states`) is larger.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Indexed by ``quantity``, the names of the validation table
+        (``tests/data/validation/README.md``): ``P_opener_side_wins``, ``P_side<k>_wins`` and
+        ``E_points_side<k>`` (side ``k`` counted from the opener's), ``P_tie``, ``P_blocked``,
+        ``P_chip_out``, ``E_points_winner``, ``E_plays``, ``E_knocks``, ``E_draws``,
+        ``E_stitchups``, ``E_stitchups_seat<k>`` (seat ``k`` counted from the opener),
+        ``E_redeals``, ``P_at_least_one_redeal``, ``P_no_double_in_a_deal`` and
+        ``P_opening_double_<d>-<d>`` (highest-double openings only); column ``exact``
+        (:class:`fractions.Fraction`) and ``value`` (float).
+
+    Examples
+    --------
+    >>> import dominosim as ds
+    >>> table = ds.exact(ds.Rules(max_pip=2, players=2, hand_size=2))
+    >>> table.loc["P_opener_side_wins", "exact"], table.loc["E_plays", "exact"]
+    (Fraction(5, 6), Fraction(121, 45))
+    """
+    if not isinstance(rules, Rules):
+        raise refuse("rules", "a Rules", type(rules).__name__)
+    if strategies != "random":
+        raise refuse("strategies", "'random' (exact values are enumerated for the random "
+                     "strategy at every seat)", strategies)
+    states = estimated_states(rules)
+    if states > max_states:
+        raise ValueError(f"The value for `rules` must be small enough to enumerate (at most "
+                         f"{max_states:,} estimated states, see `max_states`), but "
+                         f"{rules!r} has about {states:,}.")
+    game = _Game(rules)
+    p = rules.players
+    by_opener = {seat: [Fraction(0)] * game.size for seat in range(p)}
+    opened_double = {d: Fraction(0) for d in range(rules.max_pip + 1)}
+    played = without_double = 0
+    for hands, bone in _deals(full_set(rules.max_pip), p, rules.hand_size):
+        if rules.opening == "any":
+            seat = rules.leader
+            total = [Fraction(0)] * game.size
+            for tile in hands[seat]:
+                for i, x in enumerate(_opened(game, hands, frozenset(bone), seat, tile)):
+                    total[i] += x
+            vector = [x / len(hands[seat]) for x in total]
+        else:
+            found = highest_double(hands, rules.max_pip)
+            if found is None:
+                without_double += 1
+                continue
+            seat, tile = found
+            opened_double[tile[0]] += 1
+            vector = _opened(game, hands, frozenset(bone), seat, tile)
+        played += 1
+        acc = by_opener[seat]
+        for i, x in enumerate(vector):
+            acc[i] += x
+    return _table(rules, game, by_opener, opened_double, played, without_double)
+
+
+def _opened(game: _Game, hands, bone: frozenset, seat: int, tile) -> list:
+    """The hand's vector from the opening play of ``tile`` by ``seat`` on."""
+    hands = tuple(tuple(t for t in h if t != tile) if s == seat else h
+                  for s, h in enumerate(hands))
+    ends = tuple(opening_ends(game.rules, tile))
+    v = list(game.continue_after(hands, ends, bone, seat))
+    v[game.PLAYS] += 1
+    return v
+
+
+def _table(rules: Rules, game: _Game, by_opener: dict, opened_double: dict, played: int,
+           without_double: int) -> pd.DataFrame:
+    p, s = rules.players, rules.n_sides
+    rows: dict[str, Fraction] = {}
+
+    def total(index_of) -> Fraction:
+        return sum((by_opener[o][index_of(o)] for o in range(p)), Fraction(0)) / played
+
+    for k in range(s):
+        rows[f"P_side{k}_wins"] = total(lambda o, k=k: game.WIN + (rules.side_of(o) + k) % s)
+    rows["P_opener_side_wins"] = rows["P_side0_wins"]
+    rows["P_tie"] = total(lambda o: game.TIE)
+    rows["P_blocked"] = total(lambda o: game.BLOCKED)
+    rows["P_chip_out"] = total(lambda o: game.OUT)
+    rows["E_points_winner"] = total(lambda o: game.POINTS)
+    for k in range(s):
+        rows[f"E_points_side{k}"] = total(
+            lambda o, k=k: game.SIDE_POINTS + (rules.side_of(o) + k) % s)
+    rows["E_plays"] = total(lambda o: game.PLAYS)
+    rows["E_knocks"] = total(lambda o: game.KNOCKS)
+    rows["E_draws"] = total(lambda o: game.DRAWS)
+    rows["E_stitchups"] = sum((total(lambda o, j=j: game.STITCH + j) for j in range(p)),
+                              Fraction(0))
+    for k in range(p):
+        rows[f"E_stitchups_seat{k}"] = total(lambda o, k=k: game.STITCH + (o + k) % p)
+    q = Fraction(without_double, without_double + played)
+    rows["P_no_double_in_a_deal"] = q
+    rows["P_at_least_one_redeal"] = q
+    rows["E_redeals"] = q / (1 - q)
+    if rules.opening == "highest_double":
+        for d in range(rules.max_pip + 1):
+            rows[f"P_opening_double_{d}-{d}"] = opened_double[d] / played
+    frame = pd.DataFrame({"exact": pd.Series(rows, dtype=object)})
+    frame["value"] = [float(x) for x in frame["exact"]]
+    frame.index.name = "quantity"
+    return frame
