@@ -82,39 +82,39 @@ class _Game:
         self.size = 2 * s + 7 + p
         self.rest = lru_cache(maxsize=None)(self._rest)
 
-    def unit(self, index: int) -> list:
-        v = [Fraction(0)] * self.size
-        v[index] = Fraction(1)
-        return v
+    def canonical(self, ends) -> tuple:
+        """The open ends as a state key: in order under fill-first (the opening's arms are the
+        first ends), else as a multiset (sorted): where a tile goes then changes only which of
+        equal ends it covers, and nothing that follows depends on the order."""
+        return tuple(ends) if self.rules.fill_opening_first else tuple(sorted(ends))
 
-    def finish(self, hands, out_seat: int) -> list:
+    def finish(self, hands, out_seat: int) -> tuple:
         rules = self.rules
-        v = [Fraction(0)] * self.size
+        v = [0] * self.size
         winner, points = score(rules, [sum(pips(t) for t in h) for h in hands], out_seat)
         if winner < 0:
-            v[self.TIE] = Fraction(1)
+            v[self.TIE] = 1
         else:
-            v[self.WIN + winner] = Fraction(1)
-            v[self.POINTS] = Fraction(points)
-            v[self.SIDE_POINTS + winner] = Fraction(points)
-        v[self.OUT if out_seat >= 0 else self.BLOCKED] = Fraction(1)
-        return v
+            v[self.WIN + winner] = 1
+            v[self.POINTS] = points
+            v[self.SIDE_POINTS + winner] = points
+        v[self.OUT if out_seat >= 0 else self.BLOCKED] = 1
+        return 1, tuple(v)
 
-    def after_play(self, hands, ends, bone, seat: int, tile, suit: int) -> list:
+    def after_play(self, hands, ends, bone, seat: int, tile, suit: int) -> tuple:
         """The rest of the hand from the play of ``tile`` on ``suit`` by ``seat`` on."""
         hands = tuple(tuple(t for t in h if t != tile) if s == seat else h
                       for s, h in enumerate(hands))
         new_ends, _ = ends_after(self.rules, ends, Move(tile, suit))
-        v = self.continue_after(hands, tuple(new_ends), bone, seat)
-        v = list(v)
-        v[self.PLAYS] += 1
+        v = self.continue_after(hands, self.canonical(new_ends), bone, seat)
+        v = _plus(v, self.PLAYS)
         if is_stitch_up([e.suit for e in new_ends]):
-            v[self.STITCH + seat] += 1
+            v = _plus(v, self.STITCH + seat)
         return v
 
     def continue_after(self, hands, ends, bone, seat: int) -> tuple:
         if ends_by_out(self.rules, hands, seat):
-            return tuple(self.finish(hands, seat))
+            return self.finish(hands, seat)
         return self.rest(hands, ends, bone, next_seat(self.rules, hands, seat), frozenset(),
                          False)
 
@@ -122,32 +122,53 @@ class _Game:
         rules = self.rules
         moves = legal_moves(rules, hands[seat], ends)
         if moves:
-            total = [Fraction(0)] * self.size
-            for move in moves:
-                for i, x in enumerate(self.after_play(hands, ends, bone, seat, move.tile,
-                                                      move.suit)):
-                    total[i] += x
-            return tuple(x / len(moves) for x in total)
+            return _mean([self.after_play(hands, ends, bone, seat, m.tile, m.suit)
+                          for m in moves])
         drawable = max(0, len(bone) - rules.boneyard_keep) if rules.can_draw else 0
         if drawable > 0 and (rules.draw == "until_playable" or not drew):
-            total = [Fraction(0)] * self.size
+            children = []
             for tile in bone:
                 taken = tuple(tuple(sorted(h + (tile,))) if s == seat else h
                               for s, h in enumerate(hands))
-                for i, x in enumerate(self.rest(taken, ends, bone - {tile}, seat, knocked,
-                                                True)):
-                    total[i] += x
-            v = [x / len(bone) for x in total]
-            v[self.DRAWS] += 1
-            return tuple(v)
+                children.append(self.rest(taken, ends, bone - {tile}, seat, knocked, True))
+            return _plus(_mean(children), self.DRAWS)
         knocked = knocked | {seat}
         holding = {s for s in range(rules.players) if hands[s]}
         if is_blocked(holding, set(knocked), drawable):
             v = self.finish(hands, -1)
         else:
-            v = list(self.rest(hands, ends, bone, next_seat(rules, hands, seat), knocked, False))
-        v[self.KNOCKS] += 1
-        return tuple(v)
+            v = self.rest(hands, ends, bone, next_seat(rules, hands, seat), knocked, False)
+        return _plus(v, self.KNOCKS)
+
+
+# A vector of expected values is ``(denominator, numerators)`` in integers (Fraction arithmetic
+# on every entry costs most of the enumeration's time): each entry is ``numerator / denominator``.
+def _plus(v: tuple, index: int) -> tuple:
+    """``v`` with 1 added to entry ``index``."""
+    den, nums = v
+    nums = list(nums)
+    nums[index] += den
+    return den, tuple(nums)
+
+
+def _sum(vectors: list) -> tuple:
+    """The sum of the ``vectors``."""
+    den = math.lcm(*(d for d, _ in vectors))
+    total = [0] * len(vectors[0][1])
+    for d, nums in vectors:
+        f = den // d
+        for i, x in enumerate(nums):
+            if x:
+                total[i] += x * f
+    return den, total
+
+
+def _mean(vectors: list) -> tuple:
+    """The mean of the ``vectors``, reduced."""
+    den, total = _sum(vectors)
+    den *= len(vectors)
+    g = math.gcd(den, *total)
+    return den // g, tuple(x // g for x in total)
 
 
 def exact(rules: Rules, strategies: str = "random", *, max_states: int = MAX_STATES
@@ -197,17 +218,15 @@ def exact(rules: Rules, strategies: str = "random", *, max_states: int = MAX_STA
                          f"{rules!r} has about {states:,}.")
     game = _Game(rules)
     p = rules.players
-    by_opener = {seat: [Fraction(0)] * game.size for seat in range(p)}
-    opened_double = {d: Fraction(0) for d in range(rules.max_pip + 1)}
+    by_opener: dict[int, list] = {seat: [] for seat in range(p)}
+    opened_double = {d: 0 for d in range(rules.max_pip + 1)}
     played = without_double = 0
     for hands, bone in _deals(full_set(rules.max_pip), p, rules.hand_size):
+        hands = tuple(tuple(sorted(h)) for h in hands)
         if rules.opening == "any":
             seat = rules.leader
-            total = [Fraction(0)] * game.size
-            for tile in hands[seat]:
-                for i, x in enumerate(_opened(game, hands, frozenset(bone), seat, tile)):
-                    total[i] += x
-            vector = [x / len(hands[seat]) for x in total]
+            vector = _mean([_opened(game, hands, frozenset(bone), seat, tile)
+                            for tile in hands[seat]])
         else:
             found = highest_double(hands, rules.max_pip)
             if found is None:
@@ -217,20 +236,22 @@ def exact(rules: Rules, strategies: str = "random", *, max_states: int = MAX_STA
             opened_double[tile[0]] += 1
             vector = _opened(game, hands, frozenset(bone), seat, tile)
         played += 1
-        acc = by_opener[seat]
-        for i, x in enumerate(vector):
-            acc[i] += x
+        by_opener[seat].append(vector)
+        if len(by_opener[seat]) > 256:
+            den, total = _sum(by_opener[seat])
+            by_opener[seat] = [(den, tuple(total))]
+    for seat, vectors in by_opener.items():
+        den, total = _sum(vectors) if vectors else (1, [0] * game.size)
+        by_opener[seat] = [Fraction(x, den) for x in total]
     return _table(rules, game, by_opener, opened_double, played, without_double)
 
 
-def _opened(game: _Game, hands, bone: frozenset, seat: int, tile) -> list:
+def _opened(game: _Game, hands, bone: frozenset, seat: int, tile) -> tuple:
     """The hand's vector from the opening play of ``tile`` by ``seat`` on."""
     hands = tuple(tuple(t for t in h if t != tile) if s == seat else h
                   for s, h in enumerate(hands))
-    ends = tuple(opening_ends(game.rules, tile))
-    v = list(game.continue_after(hands, ends, bone, seat))
-    v[game.PLAYS] += 1
-    return v
+    ends = game.canonical(opening_ends(game.rules, tile))
+    return _plus(game.continue_after(hands, ends, bone, seat), game.PLAYS)
 
 
 def _table(rules: Rules, game: _Game, by_opener: dict, opened_double: dict, played: int,
@@ -264,7 +285,7 @@ def _table(rules: Rules, game: _Game, by_opener: dict, opened_double: dict, play
     rows["E_redeals"] = q / (1 - q)
     if rules.opening == "highest_double":
         for d in range(rules.max_pip + 1):
-            rows[f"P_opening_double_{d}-{d}"] = opened_double[d] / played
+            rows[f"P_opening_double_{d}-{d}"] = Fraction(opened_double[d], played)
     frame = pd.DataFrame({"exact": pd.Series(rows, dtype=object)})
     frame["value"] = [float(x) for x in frame["exact"]]
     frame.index.name = "quantity"
