@@ -19,7 +19,7 @@ from .game import IllegalMoveError, Move
 from .reference import HandLog, MatchLog, play_hand, play_match
 from .rules import PRESETS, Rules
 from .search import ISMCTS, MonteCarlo, SearchStrategy
-from .solver import Position, Solution, solve
+from .solver import Position, Solution, exact, solve
 from .strategies import BUILTINS, SEARCHES, STYLES, SeatView
 from .summary import Summary
 from .transcript import transcript
@@ -43,6 +43,7 @@ __all__ = [
     "Tournament",
     "bradley_terry",
     "compare",
+    "exact",
     "tournament",
     "PRESETS",
     "HandLog",
