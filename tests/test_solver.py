@@ -265,3 +265,64 @@ def test_position_plot_hides_other_hands():
     assert empty.get_title().startswith("0 tiles down")
     with pytest.raises(ValueError, match="`seat` must be None or a seat from 0 to 3"):
         ds.plots.position(pos, seat=7)
+
+
+# ---------------------------------------------------------------- move analysis
+def _open_hand_position():
+    """Block double-3, 2 players, 5 tiles each: nothing sleeps, so each seat can infer the other
+    hand exactly and the analysis has one consistent world."""
+    rules = ds.Rules.preset("block", players=2, max_pip=3, hand_size=5)
+    hands = [[(3, 3), (0, 1), (1, 2), (0, 3), (2, 2)], [(2, 3), (1, 3), (0, 0), (1, 1), (0, 2)]]
+    position = ds.Position.from_deal(rules, hands)
+    return position.after(((3, 3), 3))
+
+
+def test_pimc_with_nothing_hidden_equals_the_solver():
+    position = _open_hand_position()
+    table = ds.analyze(position, budget=30)
+    win, points = ds.solve(position, "win"), ds.solve(position, "points")
+    assert list(table["win"]) == list(win.moves["value"])
+    assert list(table["points"]) == list(points.moves["value"])
+    assert (table["win_low"] == table["win"]).all() and (table["win_high"] == table["win"]).all()
+
+
+def test_playout_agrees_with_exact_random_continuation():
+    from dominosim.solver.exact import _Game
+
+    position = _open_hand_position()
+    rules = position.rules
+    table = ds.analyze(position, method="playout", budget=3000, seed=5)
+    game = _Game(rules)
+    side = rules.side_of(position.to_move)
+    before = position.state
+    hands = tuple(tuple(sorted(h)) for h in before.hands)
+    for row in table.itertuples():
+        den, nums = game.after_play(hands, game.canonical(before.ends), frozenset(),
+                                    position.to_move, row.tile, row.suit)
+        exact = (nums[game.WIN + side] + nums[game.TIE] / 2) / den
+        se = (row.win_high - row.win) / 1.959963984540054
+        assert abs(row.win - exact) <= 4 * se + 1e-9, row.move
+    assert table.attrs["samples"] <= 3000
+
+
+def test_pimc_stops_when_the_best_move_separates():
+    rules = ds.Rules.preset("block", players=4, hand_size=7)
+    log = ds.replay(rules, "random", seed=4, hand=0)
+    table = ds.analyze(log.position(8), budget=3000, seed=1)
+    assert table.attrs["separated"] and table.attrs["samples"] < 3000
+    best = table[table["best"]].iloc[0]
+    assert all(best["win_low"] > r.win_high for r in table.itertuples() if not r.best)
+
+
+@pytest.mark.parametrize("kwargs, match", [
+    (dict(method="mcts"), "`method` must be one of 'pimc', 'playout'"),
+    (dict(budget=0), "`budget` must be a positive integer"),
+    (dict(seat=1), r"`seat` must be None, the seat to move \(0\) or its partner, but 1"),
+])
+def test_analyze_refuses_bad_arguments(kwargs, match):
+    rules = ds.Rules.preset("block", players=4, hand_size=7)
+    log = ds.replay(rules, "random", seed=4, hand=0)
+    with pytest.raises(ValueError, match=match):
+        ds.analyze(log.position(8), **kwargs)
+    with pytest.raises(ValueError, match="`position` must be a hand in progress after the open"):
+        ds.analyze(log.position(0))

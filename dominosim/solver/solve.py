@@ -30,7 +30,7 @@ import numpy as np
 import pandas as pd
 
 from ..analysis._common import refuse
-from ..game import GameState, Move
+from ..game import GameState, Move, highest_double
 from ..tiles import label, tile_id
 from .position import Position
 
@@ -39,6 +39,7 @@ DEFAULT_MAX_NODES = 200_000_000
 DEFAULT_TABLE_BITS = 22
 _STACKS: dict[tuple, Any] = {}
 _SALT = [0]
+_PARAMS: dict[tuple, Any] = {}
 
 
 @dataclass
@@ -161,6 +162,40 @@ def solve(position: Position, objective: str = "win", *, max_nodes: int = DEFAUL
     >>> set(s.moves.columns) >= {"move", "value", "best"}, s.value == s.moves["value"].max()
     (True, True)
     """
+    if not isinstance(position, Position):
+        raise refuse("position", "a Position (from ds.Position.from_deal or log.position(k))",
+                     type(position).__name__)
+    if objective not in OBJECTIVES:
+        raise refuse("objective", "one of 'win', 'points'", objective)
+    if not isinstance(max_nodes, int) or max_nodes < 1:
+        raise refuse("max_nodes", "a positive integer", max_nodes)
+    if not isinstance(table_bits, int) or not 16 <= table_bits <= 26:
+        raise refuse("table_bits", "an integer from 16 to 26", table_bits)
+    position = position.settled()
+    if position.over:
+        raise refuse("position", "a hand in progress", f"a finished hand ({position.outcome})")
+    moves = position.legal_moves()
+    values, nodes = solve_state(position.state, moves, objective, max_nodes, table_bits)
+    scale = 2 if objective == "win" else 1
+    vals = [v / scale if objective == "win" else int(v) for v in values]
+    top = max(vals)
+    best = [m for m, v in zip(moves, vals, strict=True) if v == top]
+    frame = pd.DataFrame({
+        "move": [label(m.tile) for m in moves],
+        "tile": [m.tile for m in moves],
+        "suit": [m.suit for m in moves],
+        "value": vals,
+        "best": [v == top for v in vals],
+    })
+    return Solution(position, objective, top, best, frame, nodes)
+
+
+def solve_state(state: GameState, moves: list[Move], objective: str,
+                max_nodes: int = DEFAULT_MAX_NODES, table_bits: int = DEFAULT_TABLE_BITS
+                ) -> tuple[np.ndarray, int]:
+    """The compiled search on a reference state whose seat to move has the legal ``moves`` (or
+    opens): each move's value to its side (``win``: 2 a win, 1 a tie, 0 a loss) and the nodes
+    visited. Arguments are not checked (see :func:`solve`)."""
     from ..fast.params import rule_params
     from ..fast.shape import Shape
     from ..fast.solve import (
@@ -177,28 +212,17 @@ def solve(position: Position, objective: str = "win", *, max_nodes: int = DEFAUL
         solve_root,
     )
 
-    if not isinstance(position, Position):
-        raise refuse("position", "a Position (from ds.Position.from_deal or log.position(k))",
-                     type(position).__name__)
-    if objective not in OBJECTIVES:
-        raise refuse("objective", "one of 'win', 'points'", objective)
-    if not isinstance(max_nodes, int) or max_nodes < 1:
-        raise refuse("max_nodes", "a positive integer", max_nodes)
-    if not isinstance(table_bits, int) or not 16 <= table_bits <= 26:
-        raise refuse("table_bits", "an integer from 16 to 26", table_bits)
-    position = position.settled()
-    rules = position.rules
-    if position.over:
-        raise refuse("position", "a hand in progress", f"a finished hand ({position.outcome})")
-    state = position.state
-    seat = position.to_move
-    moves = position.legal_moves()
+    rules = state.rules
     if not state.ends:
         kind = KIND_LEAD if rules.opening == "any" else KIND_DOUBLE
+        seat = rules.leader if rules.opening == "any" else highest_double(state.hands,
+                                                                          rules.max_pip)[0]
     else:
-        kind = KIND_PLAY
-    core = Shape.of(rules).core
-    rp = rule_params(rules)
+        kind, seat = KIND_PLAY, state.to_move
+    key = (rules, table_bits)
+    if key not in _PARAMS:
+        _PARAMS[key] = (Shape.of(rules).core, rule_params(rules))
+    core, rp = _PARAMS[key]
     stack = _stack(rules, core, table_bits)
     load_root(state, stack, rp)
     _SALT[0] = (_SALT[0] + 1) % (1 << 62)
@@ -212,23 +236,12 @@ def solve(position: Position, objective: str = "win", *, max_nodes: int = DEFAUL
     kinds = np.full(len(moves), kind, dtype=np.int64)
     values = np.zeros(len(moves), dtype=np.int64)
     if not solve_root(core, rp, stack, np.int64(seat), tiles, suits, kinds, values):
-        held = sum(len(h) for h in position.hands)
+        held = sum(len(h) for h in state.hands)
         raise ValueError(
             f"The value for `max_nodes` ({max_nodes:,}) is too small for this position: the "
-            f"search passed it with {held} tiles in hands and {len(position.boneyard)} in the "
+            f"search passed it with {held} tiles in hands and {len(state.boneyard)} in the "
             f"boneyard; solve a later position or pass a larger `max_nodes`.")
-    scale = 2 if objective == "win" else 1
-    vals = [v / scale if objective == "win" else int(v) for v in values]
-    top = max(vals)
-    best = [m for m, v in zip(moves, vals, strict=True) if v == top]
-    frame = pd.DataFrame({
-        "move": [label(m.tile) for m in moves],
-        "tile": [m.tile for m in moves],
-        "suit": [m.suit for m in moves],
-        "value": vals,
-        "best": [v == top for v in vals],
-    })
-    return Solution(position, objective, top, best, frame, int(ctl[C_NODES]))
+    return values, int(ctl[C_NODES])
 
 
 __all__ = ["OBJECTIVES", "Solution", "solve"]
