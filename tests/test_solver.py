@@ -326,3 +326,38 @@ def test_analyze_refuses_bad_arguments(kwargs, match):
         ds.analyze(log.position(8), **kwargs)
     with pytest.raises(ValueError, match="`position` must be a hand in progress after the open"):
         ds.analyze(log.position(0))
+
+
+# ---------------------------------------------------------------- the pimc strategy
+def test_pimc_plays_the_solvers_move_when_nothing_is_hidden():
+    from dominosim.rng import Stream
+    from dominosim.solver import PIMC
+    from dominosim.strategies import view_of
+
+    position = _open_hand_position()
+    state = position.state
+    moves = position.legal_moves()
+    solved = ds.solve(position)
+    chosen = PIMC(3).choose(view_of(state, position.to_move), moves, Stream(1))
+    assert chosen in solved.best
+
+
+def test_pimc_beats_random_on_duplicate_deals():
+    from dominosim.solver import PIMC
+
+    rules = ds.Rules.preset("block", players=2)
+    won = 0.0
+    deals = 30
+    for hand in range(deals):
+        for lineup, side in (([PIMC(10), "random"], 0), (["random", PIMC(10)], 1)):
+            log = ds.play_hand(rules, lineup, seed=21, hand=hand)
+            winner = log.record["winning_side"]
+            won += 0.5 if winner < 0 else float(winner == side)
+    assert won / (2 * deals) > 0.6
+
+
+def test_pimc_refuses_a_bad_sample_count():
+    from dominosim.solver import PIMC
+
+    with pytest.raises(ValueError, match="`samples` must be a positive integer, but 0"):
+        PIMC(0)

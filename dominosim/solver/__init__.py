@@ -6,12 +6,14 @@
 * :func:`exact` (:mod:`~dominosim.solver.exact`): the exact expected values of a small rule set
   under ``random``, every deal, choice and draw enumerated;
 * :func:`analyze` (:mod:`~dominosim.solver.analyze`): every move's value from what one seat sees
-  (perfect-information Monte Carlo or play-outs), with 95% intervals.
+  (perfect-information Monte Carlo or play-outs), with 95% intervals;
+* :class:`PIMC` (:mod:`~dominosim.solver.pimc`): the ``pimc`` strategy for the reference engine.
 """
 
 from .analyze import analyze
 from .exact import exact
+from .pimc import PIMC
 from .position import Position, SeatView, position_of
 from .solve import Solution, solve
 
-__all__ = ["analyze", "exact", "Position", "SeatView", "Solution", "position_of", "solve"]
+__all__ = ["analyze", "exact", "PIMC", "Position", "SeatView", "Solution", "position_of", "solve"]
