@@ -317,7 +317,7 @@ def test_pimc_stops_when_the_best_move_separates():
 @pytest.mark.parametrize("kwargs, match", [
     (dict(method="mcts"), "`method` must be one of 'pimc', 'playout'"),
     (dict(budget=0), "`budget` must be a positive integer"),
-    (dict(seat=1), r"`seat` must be None, the seat to move \(0\) or its partner, but 1"),
+    (dict(seat=2), r"`seat` must be None or the seat to move \(0\): only it knows"),
 ])
 def test_analyze_refuses_bad_arguments(kwargs, match):
     rules = ds.Rules.preset("block", players=4, hand_size=7)

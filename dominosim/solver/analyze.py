@@ -72,7 +72,8 @@ def analyze(position: Position, seat: int | None = None, *, method: str = "pimc"
     position : Position
         A hand in progress (a seat that must draw or knock does so first).
     seat : int, optional
-        The seat whose knowledge is used: the seat to move (the default) or its partner.
+        The seat whose knowledge is used: the seat to move (the default; another seat does not
+        know the moves it has).
     method : {'pimc', 'playout'}
         Value each sampled world by the perfect-information solver, or by one play-out with
         ``continuation``.
@@ -114,18 +115,17 @@ def analyze(position: Position, seat: int | None = None, *, method: str = "pimc"
     if position.over or not position.opened:
         raise refuse("position", "a hand in progress after the opening",
                      "a finished hand" if position.over else "a hand before its opening")
-    rules = position.rules
     to_move = position.to_move
-    allowed = {to_move} | ({rules.partner_of(to_move)} if rules.partnerships else set())
     if seat is None:
         seat = to_move
-    if seat not in allowed:
-        raise refuse("seat", f"None, the seat to move ({to_move}) or its partner", seat)
+    if seat != to_move:
+        raise refuse("seat", f"None or the seat to move ({to_move}): only it knows its own legal "
+                     "moves", seat)
     state = position.state
     sampler = DealSampler(view_of(state, seat))
     rng = Stream(mix64(seed))
     moves = position.legal_moves()
-    strategies = resolve_lineup(rules, continuation) if method == "playout" else None
+    strategies = resolve_lineup(position.rules, continuation) if method == "playout" else None
     wins: list[list[float]] = []
     points: list[list[float]] = []
     separated = False
