@@ -152,7 +152,7 @@ def solve(position: Position, objective: str = "win", *, max_nodes: int = DEFAUL
     -----
     Two sides: the zero-sum minimax. Three or more: the others are one coalition minimising the
     side to move's value. Draws are forced and known (the boneyard's order is part of the
-    position). A finished position has its outcome as value and no moves.
+    position). A finished hand is refused (it has no seat to move).
 
     Examples
     --------
