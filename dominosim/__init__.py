@@ -19,6 +19,7 @@ from .game import IllegalMoveError, Move
 from .reference import HandLog, MatchLog, play_hand, play_match
 from .rules import PRESETS, Rules
 from .search import ISMCTS, MonteCarlo, SearchStrategy
+from .solver import Position, Solution, analyze, exact, solve
 from .strategies import BUILTINS, SEARCHES, STYLES, SeatView
 from .summary import Summary
 from .transcript import transcript
@@ -27,6 +28,7 @@ __version__ = "0.1.0"
 
 __all__ = [
     "analysis",
+    "analyze",
     "plots",
     "BUILTINS",
     "ISMCTS",
@@ -42,12 +44,16 @@ __all__ = [
     "Tournament",
     "bradley_terry",
     "compare",
+    "exact",
     "tournament",
     "PRESETS",
     "HandLog",
     "IllegalMoveError",
     "MatchLog",
     "Move",
+    "Position",
+    "Solution",
+    "solve",
     "Rules",
     "SeatView",
     "Summary",

@@ -57,6 +57,13 @@ class HandLog:
     events: list[Event]
     record: dict[str, Any] = field(default_factory=dict)
 
+    def position(self, k: int) -> Any:
+        """The :class:`~dominosim.solver.Position` before event ``k`` of :attr:`events` (0: before
+        the opening), see :func:`dominosim.solver.position.position_of`."""
+        from .solver.position import position_of
+
+        return position_of(self, k)
+
     def transcript(self) -> str:
         """The hand as text a person can follow at the table (see :func:`dominosim.transcript`)."""
         from .transcript import transcript

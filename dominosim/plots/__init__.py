@@ -6,7 +6,8 @@ none calls ``show()``. matplotlib is imported only when a plot is drawn.
 
 * :func:`win_rates`, :func:`opener_advantage`, :func:`stitch_ups`, :func:`uncertainty`,
   :func:`points`, :func:`tournament`, :func:`match_curve` (in :mod:`~dominosim.plots.charts`);
-* :func:`layout`: one hand's tiles on the table (in :mod:`~dominosim.plots.tabletop`).
+* :func:`layout`: one hand's tiles on the table (in :mod:`~dominosim.plots.tabletop`);
+* :func:`position`: a position from above, with the hands (in :mod:`dominosim.solver.picture`).
 
 Examples
 --------
@@ -20,6 +21,7 @@ Examples
 'Points per hand, with Wilson bands'
 """
 
+from ..solver.picture import position
 from .charts import (
     match_curve,
     opener_advantage,
@@ -36,6 +38,7 @@ __all__ = [
     "match_curve",
     "opener_advantage",
     "points",
+    "position",
     "stitch_ups",
     "tournament",
     "uncertainty",

@@ -1,0 +1,90 @@
+"""The perfect-information solver (issue 14): time to solve a full deal from its opening.
+
+Run ``python benchmarks/bench_solver.py`` (``--deals N`` deals per game, default 1,000;
+``--objective win|points``; ``--exact`` times ``ds.exact`` on every configuration of the validation
+table it can reach instead). For each game it deals hands as the engines do (hand ``h`` of seed 0,
+redeals included), builds the position before the opening (``ds.Position.from_deal``, the
+boneyard's order known) and times ``ds.solve`` on it, after one untimed solve that compiles the
+game's kernel. It prints Markdown: the median, 90th percentile and worst time, and the nodes
+visited. Target: median under 100 ms, worst under 5 s.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+import numpy as np
+
+import dominosim as ds
+from dominosim.reference import deal
+from dominosim.rng import hand_key
+
+GAMES = {
+    "Block 4p partnership (6 tiles each, 4 asleep)": ds.Rules.preset("block", players=4),
+    "Block 4p partnership, 7 tiles each": ds.Rules.preset("block", players=4, hand_size=7),
+    "Draw 2p (14 in the boneyard)": ds.Rules.preset("draw", players=2),
+}
+
+
+def bench(rules: ds.Rules, deals: int, objective: str) -> dict:
+    times, nodes = [], []
+    for h in range(deals):
+        hands, boneyard = deal(rules, hand_key(0, h))[-1]
+        position = ds.Position.from_deal(rules, hands, boneyard)
+        if h == 0:
+            ds.solve(position, objective=objective)  # compile
+        start = time.perf_counter()
+        solution = ds.solve(position, objective=objective)
+        times.append(time.perf_counter() - start)
+        nodes.append(solution.nodes)
+    t = np.array(times) * 1000
+    return {"median ms": np.median(t), "p90 ms": np.percentile(t, 90), "worst ms": t.max(),
+            "median nodes": int(np.median(nodes)), "worst nodes": int(max(nodes))}
+
+
+def bench_exact() -> None:
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+    from exact_values import exact_table, rules_of
+
+    from dominosim.solver.exact import MAX_STATES, estimated_states
+
+    table = exact_table()
+    print("### ds.exact on the validation configurations\n")
+    print("| config | rules | estimated states | seconds |")
+    print("|---|---|---:|---:|")
+    for config in table["config_id"].unique():
+        rules = rules_of(table[table["config_id"] == config].iloc[0])
+        states = estimated_states(rules)
+        if states > MAX_STATES:
+            print(f"| {config} | `{rules!r}` | {states:,} | refused |", flush=True)
+            continue
+        start = time.perf_counter()
+        ds.exact(rules)
+        print(f"| {config} | `{rules!r}` | {states:,} | {time.perf_counter() - start:.1f} |",
+              flush=True)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--deals", type=int, default=1000)
+    parser.add_argument("--objective", default="win", choices=["win", "points"])
+    parser.add_argument("--exact", action="store_true")
+    args = parser.parse_args()
+    if args.exact:
+        bench_exact()
+        return
+    print(f"### ds.solve from the opening, objective {args.objective!r}, {args.deals} deals\n")
+    print("| game | median ms | p90 ms | worst ms | median nodes | worst nodes |")
+    print("|---|---:|---:|---:|---:|---:|")
+    for name, rules in GAMES.items():
+        r = bench(rules, args.deals, args.objective)
+        print(f"| {name} | {r['median ms']:.1f} | {r['p90 ms']:.1f} | {r['worst ms']:.0f} | "
+              f"{r['median nodes']:,} | {r['worst nodes']:,} |", flush=True)
+
+
+if __name__ == "__main__":
+    main()

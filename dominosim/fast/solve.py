@@ -1,0 +1,276 @@
+"""The perfect-information solver, compiled: alpha-beta over the one compiled turn.
+
+Every hand and the boneyard's order are known; every seat plays perfectly. Values are kept for one
+*root side* (the side of the seat to move at the root): a seat of that side maximises, every other
+seat minimises (two sides: the zero-sum minimax; three or more: the others play as one coalition
+against the root side). Moves are applied only by :func:`dominosim.fast.turn.play`,
+:func:`~dominosim.fast.turn.open_with` and :func:`~dominosim.fast.turn.advance` (draws and knocks
+are forced, and deterministic since the boneyard's order is known), on a stack of
+:class:`~dominosim.fast.board.Board` levels: a child is a copy of its parent's arrays (the boneyard,
+which never changes, is shared).
+
+A leaf is worth, to the root side, ``2`` for a win, ``1`` for a tie and ``0`` for a loss
+(objective ``win``, halved by the caller), or the points it scores (negative when another side
+wins; objective ``points``).
+
+The transposition table is fixed-size and replace-always; a decision point is keyed by a hash of
+every hand, the multiset of open ends (how many ends show each suit), the unfilled arms of a
+fill-first opening, the boneyard's position, the seat to move and the solve's salt (so a table is
+reused across solves without clearing). Whatever else a position holds (the order of the ends,
+the seats that knocked since the last play) cannot change how it goes on. Move ordering: the
+table's best move, then heavier tiles first.
+"""
+
+from __future__ import annotations
+
+from collections import namedtuple
+
+import numpy as np
+
+from .board import (
+    AT_FIELDS,
+    BONE_POS,
+    MAX_ENDS,
+    N_EMPTY,
+    N_ENDS,
+    N_SUITS,
+    OUT,
+    SEAT,
+    T_PIPS,
+    Board,
+    fill_moves,
+    make_log,
+    make_notes,
+)
+from .jit import jit, jit_helper, jit_kernel
+from .rng import mix64
+from .turn import advance, open_with, play, score, side_of
+
+INF = 1 << 40
+OBJ_WIN, OBJ_POINTS = 0, 1
+EXACT, LOWER, UPPER = 1, 2, 3
+KIND_PLAY, KIND_LEAD, KIND_DOUBLE = 0, 1, 2
+"""Root moves: a play on an end, the lead of ``opening='any'``, the highest double's opening."""
+C_NODES, C_LIMIT, C_ABORTED, C_ROOT_SIDE, C_OBJECTIVE, C_SALT = range(6)
+F_ALPHA, F_BETA, F_LOW, F_HIGH, F_BEST, F_CODE, F_NEXT, F_N, F_MAX, F_SEAT, F_SLOT = range(11)
+"""A level's frame: its window now and as entered, its best value and move so far, the next move
+to try and how many, whether its seat maximises, the seat, its table slot."""
+ENTER, NEXT, RETURN = 0, 1, 2
+_K_HAND = np.uint64(0x9E3779B97F4A7C15)
+_K_END = np.uint64(0xD1B54A32D192ED03)
+_K_AT = np.uint64(0x8CB92BA72F3D8DD7)
+
+SolveStack = namedtuple("SolveStack", ["hands", "counts", "pips", "ends", "arms", "suit_count",
+                                       "bone", "at", "moves", "notes", "log", "tt_key", "tt_val",
+                                       "tt_flag", "tt_move", "ctl", "frame", "keys"])
+"""The solver's memory: one Board level per ply (``hands[d]``, ..., ``at[d]``; ``bone`` shared),
+the legal moves per level, the turn's notes and (empty) log, the transposition table (``tt_*``)
+the control slots ``ctl`` (nodes, node limit, aborted, root side, objective, salt) and the
+search's frames (``frame``, ``keys``: one per level)."""
+
+
+@jit
+def make_stack(t, p, depth, table_bits):
+    """A :class:`SolveStack` for ``t`` tiles, ``p`` seats, ``depth`` levels and a table of
+    ``2**table_bits`` entries."""
+    w = (t + 63) // 64
+    size = 1 << table_bits
+    return SolveStack(np.zeros((depth, p, w), np.uint64), np.zeros((depth, p), np.int64),
+                      np.zeros((depth, p), np.int64), np.zeros((depth, MAX_ENDS), np.int64),
+                      np.zeros((depth, MAX_ENDS), np.bool_), np.zeros((depth, N_SUITS), np.int64),
+                      np.zeros(t, np.int64), np.zeros((depth, len(AT_FIELDS)), np.int64),
+                      np.zeros((depth, 2, 2 * t), np.int64), make_notes(p), make_log(0, 0),
+                      np.zeros(size, np.uint64), np.zeros(size, np.int64), np.zeros(size, np.int8),
+                      np.zeros(size, np.int64), np.zeros(8, np.int64),
+                      np.zeros((depth, F_SLOT + 1), np.int64), np.zeros(depth, np.uint64))
+
+
+@jit_helper
+def level(st, d):
+    """The :class:`~dominosim.fast.board.Board` at level ``d`` of the stack (inlined: a Board of
+    views returned from a function compiled without reference counting would be freed)."""
+    return Board(st.hands[d], st.counts[d], st.pips[d], st.ends[d], st.arms[d], st.suit_count[d],
+                 st.bone, st.at[d])
+
+
+@jit_kernel
+def copy_down(core, rp, st, d):
+    """Level ``d`` copied into level ``d + 1``."""
+    for s in range(rp.players):
+        for w in range(core.words):
+            st.hands[d + 1, s, w] = st.hands[d, s, w]
+        st.counts[d + 1, s] = st.counts[d, s]
+        st.pips[d + 1, s] = st.pips[d, s]
+    n_ends = 2 if core.line else st.at[d, N_ENDS]
+    for i in range(n_ends):
+        st.ends[d + 1, i] = st.ends[d, i]
+        st.arms[d + 1, i] = st.arms[d, i]
+    for v in range(N_SUITS):
+        st.suit_count[d + 1, v] = st.suit_count[d, v]
+    for i in range(st.at.shape[1]):
+        st.at[d + 1, i] = st.at[d, i]
+
+
+@jit_kernel
+def position_key(core, rp, board, salt):
+    """The hash of a decision point (see the module documentation)."""
+    at = board.at
+    h = mix64(np.uint64(salt) ^ (np.uint64(at[SEAT] + 1) * _K_AT)
+              ^ np.uint64((at[BONE_POS] << 16) | (at[N_EMPTY] << 8)))
+    for s in range(rp.players):
+        for w in range(core.words):
+            h ^= mix64(board.hands[s, w] ^ (np.uint64(s * core.words + w + 1) * _K_HAND))
+    for v in range(N_SUITS):
+        c = board.suit_count[v]
+        if c:
+            h ^= mix64(np.uint64(c + (v << 8)) * _K_END)
+    return h
+
+
+@jit_kernel
+def leaf(rp, ctl, board):
+    """The value of a finished hand to the root side."""
+    winner, points = score(rp, board.pips, board.at[OUT])
+    root = ctl[C_ROOT_SIDE]
+    if ctl[C_OBJECTIVE] == OBJ_WIN:
+        if winner < 0:
+            return 1
+        return 2 if winner == root else 0
+    if winner < 0:
+        return 0
+    return points if winner == root else -points
+
+
+@jit_kernel
+def order_moves(moves, n, first):
+    """Put the move coded ``first`` (``tile * 16 + suit``) first, then the rest by pips, heaviest
+    first (insertion sort: at most a few tens of moves)."""
+    start = 0
+    if first >= 0:
+        for i in range(n):
+            if moves[0, i] * N_SUITS + moves[1, i] == first:
+                moves[0, 0], moves[0, i] = moves[0, i], moves[0, 0]
+                moves[1, 0], moves[1, i] = moves[1, i], moves[1, 0]
+                start = 1
+                break
+    for i in range(start + 1, n):
+        tile, suit = moves[0, i], moves[1, i]
+        j = i
+        while j > start and T_PIPS[moves[0, j - 1]] < T_PIPS[tile]:
+            moves[0, j], moves[1, j] = moves[0, j - 1], moves[1, j - 1]
+            j -= 1
+        moves[0, j], moves[1, j] = tile, suit
+
+
+@jit_kernel
+def search(core, rp, st, alpha, beta):
+    """The value to the root side of the position at level 1, just after a root move: finished,
+    or advanced (draws and knocks) to the next decision and searched in the window
+    ``(alpha, beta)`` (fail-soft alpha-beta). Returns 0 with ``ctl[C_ABORTED]`` set past the node
+    limit.
+
+    Iterative, with one frame per level in ``st.frame`` (numba's cached code cannot call itself):
+    a level is *entered* (a leaf, a table hit, or its moves listed), steps to its *next* move
+    (one level down), or *returns* its value to the level above."""
+    ctl, fr, keys = st.ctl, st.frame, st.keys
+    d = 1
+    fr[1, F_ALPHA], fr[1, F_BETA] = alpha, beta
+    mode = ENTER
+    ret = 0
+    while True:
+        if mode == ENTER:
+            ctl[C_NODES] += 1
+            if ctl[C_NODES] > ctl[C_LIMIT]:
+                ctl[C_ABORTED] = 1
+                return 0
+            board = level(st, d)
+            mode = RETURN
+            if board.at[OUT] >= 0:
+                ret = leaf(rp, ctl, board)
+                continue
+            n, psm = advance(core, rp, board, st.notes, st.log)
+            if n == 0:
+                ret = leaf(rp, ctl, board)
+                continue
+            seat = board.at[SEAT]
+            key = position_key(core, rp, board, ctl[C_SALT])
+            slot = np.int64(key & np.uint64(st.tt_key.shape[0] - 1))
+            first = -1
+            a, b = fr[d, F_ALPHA], fr[d, F_BETA]
+            if st.tt_key[slot] == key:
+                value, flag = st.tt_val[slot], st.tt_flag[slot]
+                if flag == EXACT:
+                    ret = value
+                    continue
+                if flag == LOWER and value > a:
+                    a = value
+                elif flag == UPPER and value < b:
+                    b = value
+                if a >= b:
+                    ret = value
+                    continue
+                first = st.tt_move[slot]
+            moves = st.moves[d]
+            n = fill_moves(core, board.hands, seat, psm, moves)
+            order_moves(moves, n, first)
+            maximise = side_of(rp, seat) == ctl[C_ROOT_SIDE]
+            fr[d, F_ALPHA], fr[d, F_BETA], fr[d, F_LOW], fr[d, F_HIGH] = a, b, a, b
+            fr[d, F_BEST] = -INF if maximise else INF
+            fr[d, F_CODE], fr[d, F_NEXT], fr[d, F_N] = -1, 0, n
+            fr[d, F_MAX], fr[d, F_SEAT], fr[d, F_SLOT] = 1 if maximise else 0, seat, slot
+            keys[d] = key
+            mode = NEXT
+        if mode == NEXT:
+            i = fr[d, F_NEXT]
+            if i >= fr[d, F_N] or fr[d, F_ALPHA] >= fr[d, F_BETA]:
+                best, slot = fr[d, F_BEST], fr[d, F_SLOT]
+                st.tt_key[slot] = keys[d]
+                st.tt_val[slot] = best
+                st.tt_flag[slot] = UPPER if best <= fr[d, F_LOW] else \
+                    LOWER if best >= fr[d, F_HIGH] else EXACT
+                st.tt_move[slot] = fr[d, F_CODE]
+                ret = best
+                mode = RETURN
+            else:
+                fr[d, F_NEXT] = i + 1
+                copy_down(core, rp, st, d)
+                play(core, rp, level(st, d + 1), st.notes, st.log, fr[d, F_SEAT],
+                     st.moves[d, 0, i], st.moves[d, 1, i])
+                fr[d + 1, F_ALPHA], fr[d + 1, F_BETA] = fr[d, F_ALPHA], fr[d, F_BETA]
+                d += 1
+                mode = ENTER
+                continue
+        if mode == RETURN:
+            if d == 1:
+                return ret
+            d -= 1
+            i = fr[d, F_NEXT] - 1
+            code = st.moves[d, 0, i] * N_SUITS + st.moves[d, 1, i]
+            if fr[d, F_MAX]:
+                if ret > fr[d, F_BEST]:
+                    fr[d, F_BEST], fr[d, F_CODE] = ret, code
+                    if ret > fr[d, F_ALPHA]:
+                        fr[d, F_ALPHA] = ret
+            elif ret < fr[d, F_BEST]:
+                fr[d, F_BEST], fr[d, F_CODE] = ret, code
+                if ret < fr[d, F_BETA]:
+                    fr[d, F_BETA] = ret
+            mode = NEXT
+
+
+@jit
+def solve_root(core, rp, st, seat, tiles, suits, kinds, values):
+    """The exact value to the root side of each root move ``(tiles[i], suits[i])`` of ``seat``
+    (``kinds``: a play, a lead or the highest double's opening) from the position at level 0.
+    Returns False when the node limit was reached."""
+    for i in range(tiles.shape[0]):
+        copy_down(core, rp, st, 0)
+        child = level(st, 1)
+        if kinds[i] == KIND_PLAY:
+            play(core, rp, child, st.notes, st.log, seat, tiles[i], suits[i])
+        else:
+            open_with(core, rp, child, st.notes, st.log, seat, tiles[i], kinds[i] == KIND_DOUBLE)
+        values[i] = search(core, rp, st, -INF, INF)
+        if st.ctl[C_ABORTED]:
+            return False
+    return True

@@ -1,0 +1,19 @@
+"""Positions and what can be known about them: the perfect-information solver.
+
+* :class:`Position` (:mod:`~dominosim.solver.position`): the full state of a hand at one moment;
+* :func:`solve` (:mod:`~dominosim.solver.solve`): its value and every move's value when every hand
+  and the boneyard's order are known and every seat plays perfectly;
+* :func:`exact` (:mod:`~dominosim.solver.exact`): the exact expected values of a small rule set
+  under ``random``, every deal, choice and draw enumerated;
+* :func:`analyze` (:mod:`~dominosim.solver.analyze`): every move's value from what one seat sees
+  (perfect-information Monte Carlo or play-outs), with 95% intervals;
+* :class:`PIMC` (:mod:`~dominosim.solver.pimc`): the ``pimc`` strategy for the reference engine.
+"""
+
+from .analyze import analyze
+from .exact import exact
+from .pimc import PIMC
+from .position import Position, SeatView, position_of
+from .solve import Solution, solve
+
+__all__ = ["analyze", "exact", "PIMC", "Position", "SeatView", "Solution", "position_of", "solve"]

@@ -1,0 +1,285 @@
+"""Positions: the full state of a hand at one moment, and what one seat sees of it.
+
+A :class:`Position` holds the rules, every hand, the boneyard in draw order, the open ends, the
+history and the seat to move. It is built on the reference engine's
+:class:`~dominosim.game.GameState` (the rule book in plain Python): a position is a state of that
+engine, and every step to another position is one of its operations. Build one from a deal
+(:meth:`Position.from_deal`) or from a played hand (``log.position(k)``, see
+:func:`position_of`).
+
+Examples
+--------
+>>> from dominosim.rules import Rules
+>>> rules = Rules.preset("block", players=2, max_pip=2, hand_size=3)
+>>> pos = Position.from_deal(rules, [[(2, 2), (0, 1), (1, 1)], [(1, 2), (0, 0), (0, 2)]])
+>>> pos.to_move, pos.opened, pos.legal_moves()
+(0, False, [Move(tile=(2, 2), suit=2)])
+>>> after = pos.after(pos.legal_moves()[0])
+>>> after.to_move, after.ends, after.legal_moves()
+(1, (2, 2), [Move(tile=(0, 2), suit=2), Move(tile=(1, 2), suit=2)])
+>>> after.view(1).hand, after.view(1).tile_counts
+(((0, 0), (0, 2), (1, 2)), (2, 3))
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass
+from typing import Any
+
+from ..game import Event, GameState, IllegalMoveError, Move, highest_double
+from ..rules import Rules
+from ..tiles import label, pips
+
+__all__ = ["Position", "SeatView", "position_of"]
+
+
+@dataclass(frozen=True)
+class SeatView:
+    """What one seat sees of a :class:`Position`: its own tiles, every seat's tile count, the
+    boneyard's size, the open ends and the public history (other seats' drawn tiles hidden)."""
+
+    seat: int
+    hand: tuple[tuple[int, int], ...]
+    tile_counts: tuple[int, ...]
+    boneyard_size: int
+    ends: tuple[int, ...]
+    history: tuple[Event, ...]
+    to_move: int
+
+
+class Position:
+    """The full state of a hand at one moment (see the module documentation).
+
+    Build one with :meth:`from_deal` or ``log.position(k)``; a position is never changed in place:
+    :meth:`after` returns the next one.
+
+    Attributes
+    ----------
+    rules : Rules
+    hands : tuple of tuples of (a, b)
+        Every seat's tiles, in tile-id order.
+    boneyard : tuple of (a, b)
+        The sleeping tiles in draw order.
+    ends : tuple of int
+        The suit showing on every open end, in the order the ends were opened (empty before the
+        opening).
+    history : tuple of Event
+        Every play, draw and knock so far.
+    to_move : int
+        The seat whose turn it is (-1 once the hand is over).
+    """
+
+    def __init__(self, state: GameState) -> None:
+        self._state = state
+
+    # ------------------------------------------------------------------ construction
+    @classmethod
+    def from_deal(cls, rules: Rules, hands: Any, boneyard: Any = ()) -> Position:
+        """The position before the opening: ``hands`` a list per seat of ``(a, b)`` tiles,
+        ``boneyard`` the sleeping tiles in draw order.
+
+        Every tile of the set must appear at most once; a Block game takes no boneyard that could be
+        drawn, but the tiles may be listed (they stay asleep).
+
+        Examples
+        --------
+        >>> from dominosim.rules import Rules
+        >>> rules = Rules.preset("draw", players=2, max_pip=2, hand_size=2)
+        >>> pos = Position.from_deal(rules, [[(0, 0), (1, 2)], [(2, 2), (0, 1)]], [(1, 1), (0, 2)])
+        >>> pos.to_move, pos.boneyard
+        (1, ((1, 1), (0, 2)))
+        """
+        if not isinstance(rules, Rules):
+            raise ValueError(f"The value for `rules` must be a Rules, but a "
+                             f"{type(rules).__name__} was passed.")
+        hands = [[_tile(rules, t, "hands") for t in hand] for hand in hands]
+        boneyard = [_tile(rules, t, "boneyard") for t in boneyard]
+        every = [t for h in hands for t in h] + boneyard
+        if len(set(every)) != len(every):
+            twice = sorted({t for t in every if every.count(t) > 1})
+            raise ValueError(f"The value for `hands` and `boneyard` must hold each tile once, but "
+                             f"{twice} appear more than once.")
+        state = GameState.from_deal(rules, hands, boneyard)
+        if rules.opening == "highest_double" and highest_double(state.hands, rules.max_pip) is None:
+            raise ValueError("The value for `hands` must give some seat a double under "
+                             "opening='highest_double' (the deal would be redealt), but none holds "
+                             "one.")
+        return cls(state)
+
+    def after(self, move: Move | tuple) -> Position:
+        """The position after the seat to move plays ``move`` (the opening included), and then
+        draws and knocks the rules force until a seat has a choice or the hand ends."""
+        state = copy.deepcopy(self._state)
+        move = Move(*move)
+        if not state.ends:
+            if self.rules.opening == "any":
+                state.lead(move)
+            else:
+                forced = state.open_with_highest_double()
+                if forced != move:
+                    raise IllegalMoveError(f"{move} is not a legal move: the opening is {forced}.")
+        else:
+            state.play(state.to_move, move)
+        return Position(_settled(state))
+
+    def settled(self) -> Position:
+        """This position after the draws and knocks the rules force on the seat to move (itself
+        when the seat to move has a legal move, the hand is over or not yet opened)."""
+        return Position(_settled(copy.deepcopy(self._state)))
+
+    # ------------------------------------------------------------------ what it holds
+    @property
+    def rules(self) -> Rules:
+        return self._state.rules
+
+    @property
+    def hands(self) -> tuple[tuple[tuple[int, int], ...], ...]:
+        return tuple(tuple(h) for h in self._state.hands)
+
+    @property
+    def boneyard(self) -> tuple[tuple[int, int], ...]:
+        return tuple(self._state.boneyard)
+
+    @property
+    def ends(self) -> tuple[int, ...]:
+        return self._state.ends_suits()
+
+    @property
+    def history(self) -> tuple[Event, ...]:
+        return tuple(e for e in self._state.events if e.kind != "end")
+
+    @property
+    def opened(self) -> bool:
+        """Whether the opening play has been made."""
+        return bool(self._state.ends)
+
+    @property
+    def over(self) -> bool:
+        return self._state.over
+
+    @property
+    def state(self) -> GameState:
+        """A copy of the reference engine's state of this position."""
+        return copy.deepcopy(self._state)
+
+    @property
+    def to_move(self) -> int:
+        state = self._state
+        if state.over:
+            return -1
+        if not state.ends:
+            if self.rules.opening == "any":
+                return self.rules.leader
+            return highest_double(state.hands, self.rules.max_pip)[0]
+        return state.to_move
+
+    @property
+    def outcome(self) -> tuple[int, int] | None:
+        """``(winning side, points)`` once the hand is over (-1: a tie), None before."""
+        return (self._state.winning_side, self._state.points) if self._state.over else None
+
+    def legal_moves(self) -> list[Move]:
+        """The distinct legal moves of the seat to move in canonical order: the opening (the highest
+        double, or any tile of the leader with suit -1), or its plays (empty when it must draw or
+        knock, or the hand is over)."""
+        state = self._state
+        if state.over:
+            return []
+        if not state.ends and self.rules.opening == "highest_double":
+            seat, tile = highest_double(state.hands, self.rules.max_pip)
+            return [Move(tile, tile[0])]
+        return state.legal_moves(self.to_move)
+
+    def view(self, seat: int) -> SeatView:
+        """What ``seat`` sees: its own tiles, the tile counts, the boneyard's size, the open ends
+        and the public history (other seats' drawn tiles hidden)."""
+        if not isinstance(seat, int) or not 0 <= seat < self.rules.players:
+            raise ValueError(f"The value for `seat` must be a seat from 0 to "
+                             f"{self.rules.players - 1}, but {seat!r} was passed.")
+        state = self._state
+        seen = tuple(e for e in state.seen[seat] if e.kind != "end")
+        return SeatView(seat, tuple(state.hands[seat]), tuple(len(h) for h in state.hands),
+                        len(state.boneyard), self.ends, seen, self.to_move)
+
+    # ------------------------------------------------------------------ display
+    def __str__(self) -> str:
+        rules, state = self.rules, self._state
+        lines = [f"{rules!r}"]
+        lines.append("table: " + (" ".join(str(s) for s in self.ends) + " showing, "
+                                  f"{sum(e.kind == 'play' for e in state.events)} tiles down"
+                                  if self.ends else "empty (before the opening)"))
+        for s, hand in enumerate(state.hands):
+            mark = " <- to move" if s == self.to_move else ""
+            tiles = " ".join(label(t) for t in hand) or "(out)"
+            lines.append(f"seat {s} (side {rules.side_of(s)}, {len(hand)} tiles, "
+                         f"{sum(pips(t) for t in hand)} pips): {tiles}{mark}")
+        if rules.can_draw or state.boneyard:
+            lines.append(f"boneyard ({len(state.boneyard)}, in draw order): "
+                         + (" ".join(label(t) for t in state.boneyard) or "empty"))
+        if state.over:
+            side, points = self.outcome
+            lines.append(f"over ({state.how}): " + ("a tie" if side < 0 else
+                                                     f"side {side} wins {points} points"))
+        return "\n".join(lines)
+
+    def __repr__(self) -> str:
+        return (f"Position({self.rules!r}, {sum(e.kind == 'play' for e in self._state.events)} "
+                f"tiles down, to move: {self.to_move})")
+
+
+def _tile(rules: Rules, tile: Any, name: str) -> tuple[int, int]:
+    try:
+        a, b = (int(x) for x in tile)
+    except (TypeError, ValueError):
+        raise ValueError(f"The value for `{name}` must hold (a, b) tiles, but {tile!r} was "
+                         f"passed.") from None
+    if not (0 <= a <= rules.max_pip and 0 <= b <= rules.max_pip):
+        raise ValueError(f"The value for `{name}` must hold tiles of the double-{rules.max_pip} "
+                         f"set, but {tile!r} was passed.")
+    return (min(a, b), max(a, b))
+
+
+def _settled(state: GameState) -> GameState:
+    """Apply the draws and knocks the rules force on the seat to move (the reference engine's own
+    operations) until a seat has a legal move or the hand ends."""
+    while state.ends and not state.over and not state.legal_moves(state.to_move):
+        if state.may_draw(state.to_move):
+            state.draw(state.to_move)
+        else:
+            state.knock(state.to_move)
+    return state
+
+
+def position_of(log: Any, k: int) -> Position:
+    """The position of a played hand before event ``k`` of ``log.events`` (0: before the opening).
+
+    Examples
+    --------
+    >>> import dominosim as ds
+    >>> log = ds.replay(ds.Rules.preset("draw", players=2), "random", seed=3, hand=0)
+    >>> log.position(0).opened, log.position(1).opened
+    (False, True)
+    >>> log.position(len(log.events)).over
+    True
+    """
+    n = len(log.events)
+    if not isinstance(k, int) or not 0 <= k <= n:
+        raise ValueError(f"The value for `k` must be an event index from 0 to {n}, but {k!r} was "
+                         f"passed.")
+    hands, boneyard = log.deals[-1]
+    state = GameState.from_deal(log.rules, [list(h) for h in hands], list(boneyard))
+    for event in log.events[:k]:
+        if event.kind == "play":
+            if not state.ends:
+                if log.rules.opening == "any":
+                    state.lead(Move(event.tile, -1))
+                else:
+                    state.open_with_highest_double()
+            else:
+                state.play(event.seat, Move(event.tile, event.suit))
+        elif event.kind == "draw":
+            state.draw(event.seat)
+        elif event.kind == "knock":
+            state.knock(event.seat)
+    return Position(state)

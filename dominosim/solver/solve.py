@@ -1,0 +1,247 @@
+"""The perfect-information solver: :func:`solve` a :class:`~dominosim.solver.Position`.
+
+Every hand and the boneyard's order are known to all and every seat plays perfectly. With two
+sides (two players, or two partnerships) this is the zero-sum minimax of the hand; with three or
+more sides the other sides play as one coalition minimising the value of the side to move (the
+pessimistic value: what that side can guarantee whatever the others do). The search is compiled
+(:mod:`dominosim.fast.solve`): alpha-beta with a transposition table and move ordering, applying
+moves by the compiled engine's one turn, so every game and rule option is solved by the rules the
+engines play.
+
+Examples
+--------
+>>> import dominosim as ds
+>>> rules = ds.Rules.preset("block", players=2, max_pip=2, hand_size=3)
+>>> pos = ds.Position.from_deal(rules, [[(2, 2), (0, 1), (1, 1)], [(1, 2), (0, 0), (0, 2)]])
+>>> after = pos.after(((2, 2), 2))
+>>> s = ds.solve(after)
+>>> s.value, s.best  # 2-0, then 2-1 on the 1 blocks the hand: 1-1 left against 0-0
+(1.0, [Move(tile=(0, 2), suit=2)])
+>>> list(s.moves["value"])
+[1.0, 0.0]
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from ..analysis._common import refuse
+from ..game import GameState, Move, highest_double
+from ..tiles import label, tile_id
+from .position import Position
+
+OBJECTIVES = ("win", "points")
+DEFAULT_MAX_NODES = 200_000_000
+DEFAULT_TABLE_BITS = 22
+_STACKS: dict[tuple, Any] = {}
+_SALT = [0]
+_PARAMS: dict[tuple, Any] = {}
+
+
+@dataclass
+class Solution:
+    """The solved value of a position for the side of the seat to move.
+
+    Attributes
+    ----------
+    position : Position
+        The position solved (after the draws and knocks the rules force).
+    objective : str
+        ``'win'`` (1 a win, 1/2 a tie, 0 a loss) or ``'points'`` (the points the side scores,
+        negative when it loses).
+    value : float or int
+        The value of the position with perfect play by all.
+    best : list of Move
+        Every move that reaches :attr:`value`.
+    moves : pandas.DataFrame
+        Every legal move (``move`` label, ``tile``, ``suit``) with its ``value`` and whether it is
+        among the ``best``.
+    nodes : int
+        Positions the search visited.
+    """
+
+    position: Position
+    objective: str
+    value: Any
+    best: list[Move] = field(default_factory=list)
+    moves: pd.DataFrame = field(default_factory=pd.DataFrame)
+    nodes: int = 0
+
+    def __repr__(self) -> str:
+        best = ", ".join(f"{label(m.tile)} on {m.suit}" for m in self.best) or "none"
+        return (f"Solution(value={self.value} ({self.objective}) for side "
+                f"{self.position.rules.side_of(max(self.position.to_move, 0))}, best: {best}, "
+                f"{len(self.moves)} moves, {self.nodes} nodes)")
+
+
+def _stack(rules, core, table_bits: int):
+    from ..fast.solve import make_stack
+
+    key = (rules.n_tiles, rules.players, core.words, table_bits)
+    if key not in _STACKS:
+        _STACKS.clear()  # one table at a time: they are large
+        _STACKS[key] = make_stack(rules.n_tiles, rules.players, rules.n_tiles + 3, table_bits)
+    return _STACKS[key]
+
+
+def load_root(state: GameState, stack, rp) -> None:
+    """Write the reference state ``state`` into level 0 of the solver's stack."""
+    from ..fast import board as fb
+
+    stack.hands[0].fill(0)
+    for s, hand in enumerate(state.hands):
+        for tile in hand:
+            t = tile_id(tile)
+            stack.hands[0, s, t >> 6] |= np.uint64(1) << np.uint64(t & 63)
+        stack.counts[0, s] = len(hand)
+        stack.pips[0, s] = sum(a + b for a, b in hand)
+    stack.ends[0].fill(0)
+    stack.arms[0].fill(False)
+    stack.suit_count[0].fill(0)
+    at = stack.at[0]
+    at.fill(0)
+    mask = 0
+    for i, end in enumerate(state.ends):
+        stack.ends[0, i], stack.arms[0, i] = end.suit, end.empty_arm
+        stack.suit_count[0, end.suit] += 1
+        mask |= 1 << end.suit
+    for i, tile in enumerate(state.boneyard):
+        stack.bone[i] = tile_id(tile)
+    at[fb.N_ENDS], at[fb.N_EMPTY] = len(state.ends), sum(e.empty_arm for e in state.ends)
+    at[fb.SUIT_MASK] = mask
+    at[fb.OPEN_SUIT] = state.opening_tile[0] if state.opening_tile else 0
+    at[fb.BONE_POS], at[fb.BONE_END] = 0, len(state.boneyard)
+    at[fb.KNOCKED] = sum(1 << s for s in state.knocked_since_play)
+    at[fb.OUT] = -1
+    at[fb.PLAYS] = sum(e.kind == "play" for e in state.events)
+    at[fb.KNOCKS] = sum(e.kind == "knock" for e in state.events)
+    at[fb.DRAWS] = sum(e.kind == "draw" for e in state.events)
+    at[fb.OPENER] = state.opener
+    at[fb.OPENING] = tile_id(state.opening_tile) if state.opening_tile else 0
+    at[fb.SEAT] = state.to_move
+
+
+def solve(position: Position, objective: str = "win", *, max_nodes: int = DEFAULT_MAX_NODES,
+          table_bits: int = DEFAULT_TABLE_BITS) -> Solution:
+    """The value of ``position`` for the side of the seat to move, with every hand and the
+    boneyard's order known to all and every seat playing perfectly.
+
+    Parameters
+    ----------
+    position : Position
+        From :meth:`Position.from_deal <dominosim.solver.Position.from_deal>` or
+        ``log.position(k)``; a seat that must draw or knock does so first.
+    objective : {'win', 'points'}
+        ``'win'``: 1 for a win, 1/2 for a tie, 0 for a loss. ``'points'``: the points the side
+        scores in the hand by the rule book's scoring, negative when another side wins.
+    max_nodes : int
+        The search refuses a position that needs more nodes than this.
+    table_bits : int
+        The transposition table holds ``2**table_bits`` positions (16 to 26).
+
+    Returns
+    -------
+    Solution
+        ``.value``, ``.best`` (the best moves), ``.moves`` (every legal move with its value).
+
+    Notes
+    -----
+    Two sides: the zero-sum minimax. Three or more: the others are one coalition minimising the
+    side to move's value. Draws are forced and known (the boneyard's order is part of the
+    position). A finished hand is refused (it has no seat to move).
+
+    Examples
+    --------
+    >>> import dominosim as ds
+    >>> log = ds.replay(ds.Rules.preset("block", players=4), "random", seed=2, hand=0)
+    >>> s = ds.solve(log.position(20), objective="points")
+    >>> set(s.moves.columns) >= {"move", "value", "best"}, bool(s.value == s.moves["value"].max())
+    (True, True)
+    """
+    if not isinstance(position, Position):
+        raise refuse("position", "a Position (from ds.Position.from_deal or log.position(k))",
+                     type(position).__name__)
+    if objective not in OBJECTIVES:
+        raise refuse("objective", "one of 'win', 'points'", objective)
+    if not isinstance(max_nodes, int) or max_nodes < 1:
+        raise refuse("max_nodes", "a positive integer", max_nodes)
+    if not isinstance(table_bits, int) or not 16 <= table_bits <= 26:
+        raise refuse("table_bits", "an integer from 16 to 26", table_bits)
+    position = position.settled()
+    if position.over:
+        raise refuse("position", "a hand in progress", f"a finished hand ({position.outcome})")
+    moves = position.legal_moves()
+    values, nodes = solve_state(position.state, moves, objective, max_nodes, table_bits)
+    scale = 2 if objective == "win" else 1
+    vals = [int(v) / scale if objective == "win" else int(v) for v in values]
+    top = max(vals)
+    best = [m for m, v in zip(moves, vals, strict=True) if v == top]
+    frame = pd.DataFrame({
+        "move": [label(m.tile) for m in moves],
+        "tile": [m.tile for m in moves],
+        "suit": [m.suit for m in moves],
+        "value": vals,
+        "best": [v == top for v in vals],
+    })
+    return Solution(position, objective, top, best, frame, nodes)
+
+
+def solve_state(state: GameState, moves: list[Move], objective: str,
+                max_nodes: int = DEFAULT_MAX_NODES, table_bits: int = DEFAULT_TABLE_BITS
+                ) -> tuple[np.ndarray, int]:
+    """The compiled search on a reference state whose seat to move has the legal ``moves`` (or
+    opens): each move's value to its side (``win``: 2 a win, 1 a tie, 0 a loss) and the nodes
+    visited. Arguments are not checked (see :func:`solve`)."""
+    from ..fast.params import rule_params
+    from ..fast.shape import Shape
+    from ..fast.solve import (
+        C_LIMIT,
+        C_NODES,
+        C_OBJECTIVE,
+        C_ROOT_SIDE,
+        C_SALT,
+        KIND_DOUBLE,
+        KIND_LEAD,
+        KIND_PLAY,
+        OBJ_POINTS,
+        OBJ_WIN,
+        solve_root,
+    )
+
+    rules = state.rules
+    if not state.ends:
+        kind = KIND_LEAD if rules.opening == "any" else KIND_DOUBLE
+        seat = rules.leader if rules.opening == "any" else highest_double(state.hands,
+                                                                          rules.max_pip)[0]
+    else:
+        kind, seat = KIND_PLAY, state.to_move
+    key = (rules, table_bits)
+    if key not in _PARAMS:
+        _PARAMS[key] = (Shape.of(rules).core, rule_params(rules))
+    core, rp = _PARAMS[key]
+    stack = _stack(rules, core, table_bits)
+    load_root(state, stack, rp)
+    _SALT[0] = (_SALT[0] + 1) % (1 << 62)
+    ctl = stack.ctl
+    ctl[:] = 0
+    ctl[C_LIMIT], ctl[C_ROOT_SIDE] = max_nodes, rules.side_of(seat)
+    ctl[C_OBJECTIVE] = OBJ_WIN if objective == "win" else OBJ_POINTS
+    ctl[C_SALT] = _SALT[0]
+    tiles = np.array([tile_id(m.tile) for m in moves], dtype=np.int64)
+    suits = np.array([m.suit if kind == KIND_PLAY else -1 for m in moves], dtype=np.int64)
+    kinds = np.full(len(moves), kind, dtype=np.int64)
+    values = np.zeros(len(moves), dtype=np.int64)
+    if not solve_root(core, rp, stack, np.int64(seat), tiles, suits, kinds, values):
+        held = sum(len(h) for h in state.hands)
+        raise ValueError(
+            f"The value for `max_nodes` ({max_nodes:,}) is too small for this position: the "
+            f"search passed it with {held} tiles in hands and {len(state.boneyard)} in the "
+            f"boneyard; solve a later position or pass a larger `max_nodes`.")
+    return values, int(ctl[C_NODES])
+
+
+__all__ = ["OBJECTIVES", "Solution", "solve"]

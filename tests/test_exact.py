@@ -1,0 +1,69 @@
+"""ds.exact: exact agreement with the validation table, and the compiled engine's Monte Carlo
+within 4 standard errors of it."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import numpy as np
+import pytest
+from exact_values import exact_table, rules_of, samples
+
+import dominosim as ds
+from dominosim.solver.exact import MAX_STATES, estimated_states
+
+TABLE = exact_table()
+REACHABLE = [c for c in TABLE["config_id"].unique()
+             if estimated_states(rules_of(TABLE[TABLE["config_id"] == c].iloc[0])) <= MAX_STATES]
+
+
+def test_every_small_config_is_reachable():
+    assert {"1", "2", "4", "5", "6", "9", "10"} <= set(REACHABLE)
+
+
+@pytest.mark.parametrize("config_id", REACHABLE)
+def test_exact_agrees_with_every_row_of_the_validation_table(config_id):
+    rows = TABLE[TABLE["config_id"] == config_id]
+    rules = rules_of(rows.iloc[0])
+    table = ds.exact(rules)  # its time is recorded in benchmarks/README.md
+    for row in rows.itertuples():
+        assert table.loc[row.quantity, "exact"] == Fraction(row.exact_fraction), row.quantity
+        assert table.loc[row.quantity, "value"] == pytest.approx(row.exact_float, abs=1e-15)
+
+
+@pytest.mark.parametrize("config_id, seed", [("6", 11), ("9", 12)])
+def test_monte_carlo_agrees_with_exact_within_4_se(config_id, seed):
+    rules = rules_of(TABLE[TABLE["config_id"] == config_id].iloc[0])
+    table = ds.exact(rules)
+    hands = ds.simulate(rules, "random", n_hands=100_000, seed=seed)
+    checked = 0
+    for quantity, row in table.iterrows():
+        values = samples(rules, hands, quantity)
+        if values is None or quantity.endswith("redeal") or quantity.endswith("redeals"):
+            continue
+        se = values.std(ddof=1) / np.sqrt(len(values))
+        assert abs(values.mean() - row["value"]) <= 4 * se + 1e-12, quantity
+        checked += 1
+    assert checked >= 12
+
+
+def test_exact_refuses_large_rule_sets_naming_the_estimate():
+    rules = ds.Rules.preset("draw", players=2)
+    with pytest.raises(ValueError, match=r"at most 3,000,000 estimated states.* has about "
+                                         r"[0-9,]{15,}\."):
+        ds.exact(rules)
+
+
+def test_exact_refuses_other_strategies():
+    with pytest.raises(ValueError, match="`strategies` must be 'random'"):
+        ds.exact(ds.Rules(max_pip=2, players=2, hand_size=2), strategies="bully")
+
+
+def test_opening_any_sums_to_one():
+    rules = ds.Rules(max_pip=2, players=2, hand_size=1, opening="any", scoring="game")
+    table = ds.exact(rules)
+    total = sum(table.loc[q, "exact"] for q in ("P_side0_wins", "P_side1_wins", "P_tie"))
+    assert total == 1
+    assert table.loc["P_no_double_in_a_deal", "exact"] == Fraction(6, 30)  # both from {0-1, 0-2, 1-2}
+    assert table.loc["E_redeals", "exact"] == 0
+    assert table.loc["E_points_winner", "exact"] == 1 - table.loc["P_tie", "exact"]
