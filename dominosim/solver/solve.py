@@ -221,7 +221,7 @@ def solve_state(state: GameState, moves: list[Move], objective: str,
         kind, seat = KIND_PLAY, state.to_move
     key = (rules, table_bits)
     if key not in _PARAMS:
-        _PARAMS[key] = (Shape.of(rules).core, rule_params(rules))
+        _PARAMS[key] = (Shape.searching(rules), rule_params(rules))  # keeps the suit counts it hashes
     core, rp = _PARAMS[key]
     stack = _stack(rules, core, table_bits)
     load_root(state, stack, rp)
