@@ -58,5 +58,5 @@ def relative_side(players: int, partnerships: bool, side: Any, seat: Any) -> Any
 
 def left_of(players: int, seat: int) -> int:
     """The seat to the left of ``seat``: the next one in the circle (turn order before any seat
-    that is out is skipped, see :func:`dominosim.game.next_seat`)."""
+    that is out is skipped, see :func:`dominosim.reference.game.next_seat`)."""
     return (seat + 1) % players

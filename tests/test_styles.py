@@ -11,7 +11,7 @@ from dominosim.fast import turn as ft
 from dominosim.fast.board import N_ENDS, SUIT_MASK, give
 from dominosim.fast.params import STRATEGY_CODES, lineup_arrays, rule_params
 from dominosim.fast.shape import Shape
-from dominosim.game import End, GameState, Move
+from dominosim.reference.game import End, GameState, Move
 from dominosim.strategies import resolve, view_of
 from dominosim.tiles import tile_id
 

@@ -28,6 +28,7 @@ from typing import Any, TextIO
 import numba
 import pandas as pd
 
+from .markdown import render
 from .output import (
     engine_version,
     read_sums,
@@ -36,7 +37,6 @@ from .output import (
     table_bytes,
     versions,
 )
-from .report import render
 from .run import Progress, Task, encode, play, play_and_encode, run_dask, run_local, tasks_of
 from .store import Store, write_atomic
 from .sweep import Sweep

@@ -24,12 +24,12 @@ from typing import Any
 import numba
 import numpy as np
 
-from ..game import Event, IllegalMoveError
-from ..reference import HandLog
+from ..reference.game import Event, IllegalMoveError
+from ..reference.hand import HandLog
 from ..rng import hand_key
 from ..rules import Rules
-from ..search import resolve_search, search_error, table_states
-from ..strategies import per_seat
+from ..strategies.lineup import per_seat
+from ..strategies.search import resolve_search, search_error, table_states
 from ..tiles import tile_of
 from . import kernel as k
 from .board import (

@@ -20,12 +20,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..records import END_CATEGORIES
+from ..rng import Stream, deal_stream, hand_key, match_hand_key, seat_stream, stream_key
+from ..rules import Rules
+from ..strategies.lineup import resolve_lineup
+from ..strategies.styles import Strategy
+from ..strategies.view import view_of
+from ..tiles import n_tiles, tile_id, tile_of
 from .game import Event, GameState, IllegalMoveError, Move, highest_double
-from .records import END_CATEGORIES
-from .rng import Stream, deal_stream, hand_key, match_hand_key, seat_stream, stream_key
-from .rules import Rules
-from .strategies import Strategy, resolve_lineup, view_of
-from .tiles import n_tiles, tile_id, tile_of
 
 MAX_REDEALS = 1_000_000
 MAX_MATCH_HANDS = 100_000
@@ -58,7 +60,7 @@ class HandLog:
     record: dict[str, Any] = field(default_factory=dict)
 
     def transcript(self) -> str:
-        """The hand as text a person can follow at the table (see :func:`dominosim.transcript`)."""
+        """The hand as text a person can follow at the table (see :func:`dominosim.reference.transcript`)."""
         from .transcript import transcript
 
         return transcript(self)
