@@ -23,8 +23,7 @@ from .strategies.plugins import CompiledStrategy, compiled_strategy
 from .strategies.search import ISMCTS, MonteCarlo, SearchStrategy
 from .strategies.view import SeatView
 from .summary import Summary
-
-__version__ = "0.1.0"
+from .version import __version__ as __version__
 
 __all__ = [
     "analysis",

@@ -28,6 +28,7 @@ from ..strategies.styles import Strategy
 from ..strategies.view import view_of
 from ..tiles import n_tiles, tile_id, tile_of
 from .game import Event, GameState, IllegalMoveError, Move, highest_double
+from .transcript import transcript
 
 MAX_REDEALS = 1_000_000
 MAX_MATCH_HANDS = 100_000
@@ -61,8 +62,6 @@ class HandLog:
 
     def transcript(self) -> str:
         """The hand as text a person can follow at the table (see :func:`dominosim.reference.transcript`)."""
-        from .transcript import transcript
-
         return transcript(self)
 
     def outcome(self) -> str:
@@ -84,8 +83,8 @@ class HandLog:
         import pandas as pd
         from matplotlib.figure import Figure
 
-        from .display import card, folded, frame, png
-        from .plots import layout
+        from ..display import card, folded, frame, png
+        from ..plots.tabletop import layout  # the notebook display hook draws the table
 
         figure = Figure(figsize=(6, 5))
         layout(self, ax=figure.subplots())

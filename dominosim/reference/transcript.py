@@ -22,15 +22,12 @@ Seat 0 is out. Seat 0 wins 0 points. Pips left: seat 0: 0, seat 1: 0.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Any
 
 from ..tiles import label, tile_id
 
-if TYPE_CHECKING:
-    from .hand import HandLog
 
-
-def game_name(log: HandLog) -> str:
+def game_name(log: Any) -> str:
     r = log.rules
     if r.draw == "none":
         name = "Block game"
@@ -43,7 +40,7 @@ def game_name(log: HandLog) -> str:
     return name
 
 
-def _side_name(log: HandLog, side: int) -> str:
+def _side_name(log: Any, side: int) -> str:
     seats = log.rules.seats_of(side)
     if len(seats) == 1:
         return f"Seat {seats[0]}"
@@ -54,7 +51,7 @@ def _hand_text(tiles: list[tuple[int, int]]) -> str:
     return " ".join(label(t) for t in sorted(tiles, key=tile_id, reverse=True)) or "(none)"
 
 
-def transcript(log: HandLog) -> str:
+def transcript(log: Any) -> str:
     """Write ``log`` out as plain text: the deal, every play, draw and knock, and the score.
 
     Parameters

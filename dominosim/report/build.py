@@ -101,7 +101,8 @@ def compute_sweep(sweep: Path, data: Path) -> None:
 
 def compute_block_vs_draw(data: Path, sizes: dict) -> None:
     """Measures (a)-(d) of Block against Draw, with the value of information of ``mc``."""
-    from .analysis import block_draw_uncertainty, uncertainty_profile
+    from ..analysis import uncertainty_profile
+    from ..simulation.experiments import block_draw_uncertainty
 
     budget = sizes["voi_budget"]
     table, turns = block_draw_uncertainty(

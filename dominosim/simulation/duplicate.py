@@ -289,7 +289,7 @@ class Comparison:
                 + ", ".join(f"{q} {r:.2f}" for q, r in self.variance_reduction.items()))
 
     def _repr_html_(self) -> str:
-        from .display import card, frame
+        from ..display import card, frame
 
         reduction = ", ".join(f"{q} {r:.2f}" for q, r in self.variance_reduction.items())
         return card(f"A={self.a!r} vs B={self.b!r}",
@@ -599,7 +599,7 @@ class Tournament:
                 f"(seed {self.seed}) of {self.rules!r}:\n  Bradley-Terry ratings {ratings}")
 
     def _repr_html_(self) -> str:
-        from .display import card, frame
+        from ..display import card, frame
 
         return card("Tournament", f"of {', '.join(map(repr, self.strategies))} on "
                     f"{self.n_deals:,} duplicate deals per pair (seed {self.seed}) of "

@@ -34,6 +34,7 @@ from typing import Any
 
 import numpy as np
 
+from ..records import max_events
 from ..reference.game import Move, layouts_before, playable_suits
 from ..rng import Stream
 from ..rules import Rules
@@ -111,7 +112,6 @@ class SearchStrategy:
 
     def _arrays(self, rules: Rules) -> tuple:
         if rules not in self._scratch:
-            from ..fast.engine import max_events
             from ..fast.search import make_search_scratch
 
             self._scratch[rules] = (
