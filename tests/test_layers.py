@@ -37,6 +37,8 @@ LAYERS = {
     "dominosim.strategies": 4, "dominosim.fast.styles": 4, "dominosim.fast.plugin": 4,
     # 5. what plays hands: the hand loops of both engines and the simulation driver
     "dominosim.reference": 5, "dominosim.fast": 5, "dominosim.simulation": 5,
+    # positions, the exact solver and move analysis (issue 14), and its compiled search
+    "dominosim.solver": 5, "dominosim.fast.solve": 5,
     # 6. what reads records or runs everything: analysis, plots, batch, reports, the command line;
     #    the experiments play hands and read them with the analysis
     "dominosim.simulation.experiments": 6, "dominosim.analysis": 6, "dominosim.plots": 6,
