@@ -23,7 +23,8 @@ from .strategies.plugins import CompiledStrategy, compiled_strategy
 from .strategies.search import ISMCTS, MonteCarlo, SearchStrategy
 from .strategies.view import SeatView
 from .summary import Summary
-from .version import __version__ as __version__
+
+__version__ = "0.1.0"
 
 __all__ = [
     "analysis",

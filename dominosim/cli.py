@@ -116,7 +116,7 @@ def main(argv: list[str] | None = None) -> int:
         print(_help())
         return 0
     if first == "--version":
-        from .version import __version__
+        from . import __version__
 
         print(f"{PROG} {__version__}")
         return 0

@@ -22,7 +22,7 @@ PACKAGE = Path(__file__).resolve().parent.parent / "dominosim"
 LAYERS = {
     # 1. tiles, randomness and the shared helpers that know no game
     "dominosim.tiles": 1, "dominosim.rng": 1, "dominosim.sides": 1, "dominosim.checks": 1,
-    "dominosim.display": 1, "dominosim.progress": 1, "dominosim.version": 1,
+    "dominosim.display": 1, "dominosim.progress": 1,
     "dominosim.strategies.registry": 1,
     "dominosim.fast.jit": 1, "dominosim.fast.bits": 1, "dominosim.fast.gates": 1,
     "dominosim.fast.rng": 1,
@@ -59,6 +59,9 @@ DEPRECATED = {
 UPWARD = {
     # a hand log's notebook display (_repr_html_) draws the table with the layout picture
     ("dominosim.reference.hand", "dominosim.plots.tabletop"),
+    # the version is written once, in dominosim/__init__.py, where the packaging metadata reads it
+    ("dominosim.cli", "dominosim"),
+    ("dominosim.batch.output", "dominosim"),
 }
 # Analysis reads records: it imports no engine, no strategy and nothing that plays hands...
 NOT_FOR_ANALYSIS = ("dominosim.reference", "dominosim.fast", "dominosim.strategies",

@@ -275,7 +275,7 @@ def engine_version() -> dict[str, str]:
 
 def versions() -> dict[str, str]:
     """Versions of the package and of the libraries that write the results."""
-    from ..version import __version__
+    from .. import __version__
 
     return {"dominosim": __version__, "python": platform.python_version(),
             "numpy": np.__version__, "pandas": pd.__version__, "pyarrow": pa.__version__}
