@@ -41,7 +41,7 @@ Examples
 --------
 >>> from dominosim.reference.game import Move
 >>> moves = [Move((1, 2), 2), Move((0, 0), 0), Move((2, 4), 2), Move((2, 4), 4)]
->>> resolve("bully").choose(None, moves, None)
+>>> BullyStrategy().choose(None, moves, None)
 Move(tile=(2, 4), suit=4)
 >>> DoublesStrategy().choose(None, moves, None)
 Move(tile=(0, 0), suit=0)
