@@ -17,7 +17,7 @@ from .reference.transcript import transcript
 from .rules import PRESETS, Rules
 from .simulation.check import CheckReport, check_strategy
 from .simulation.duplicate import Comparison, Tournament, bradley_terry, compare, tournament
-from .simulation.run import replay, simulate, simulate_matches
+from .simulation.play import replay, simulate, simulate_matches
 from .strategies.lineup import BUILTINS, SEARCHES, STYLES
 from .strategies.plugins import CompiledStrategy, compiled_strategy
 from .strategies.search import ISMCTS, MonteCarlo, SearchStrategy

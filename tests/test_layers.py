@@ -47,7 +47,7 @@ LAYERS = {
     "dominosim": 7,
 }
 DEPRECATED = {
-    "dominosim.api": "dominosim.simulation.run",
+    "dominosim.api": "dominosim.simulation.play",
     "dominosim.check": "dominosim.simulation.check",
     "dominosim.duplicate": "dominosim.simulation.duplicate",
     "dominosim.game": "dominosim.reference.game",
@@ -130,6 +130,21 @@ def test_every_module_has_a_layer():
     assert unplaced == []
 
 
+def test_no_two_modules_share_a_name_but_the_compiled_twins():
+    """A module's name tells which file to open: only the compiled engine's twin of a Python
+    module (``fast/rng.py``, ``fast/search.py``, ``fast/styles.py``) shares its name (the
+    deprecated aliases are the same modules)."""
+    by_name: dict[str, list[str]] = {}
+    for name, path in MODULES.items():
+        if path.stem not in ("__init__", "__main__") and name not in DEPRECATED:
+            by_name.setdefault(path.stem, []).append(name)
+    shared = {stem: names for stem, names in by_name.items() if len(names) > 1}
+    assert {stem: sorted(names) for stem, names in shared.items()} == {
+        stem: sorted([f"dominosim.fast.{stem}", twin]) for stem, twin in (
+            ("rng", "dominosim.rng"), ("search", "dominosim.strategies.search"),
+            ("styles", "dominosim.strategies.styles"))}
+
+
 def test_each_module_imports_only_from_its_layer_or_below():
     upward = sorted((source, target, _layer(source), _layer(target))
                     for source, edges in EDGES.items() for target, _ in edges
@@ -181,11 +196,11 @@ def test_analysis_reads_records_only():
 def test_the_checks_see_a_bad_module(tmp_path):
     """A rules module that imports the simulation and a private name would fail the checks."""
     bad = tmp_path / "rules.py"
-    bad.write_text("from .simulation.run import simulate\n"
+    bad.write_text("from .simulation.play import simulate\n"
                    "def f():\n    from .rng import _hidden\n    return _hidden\n")
     edges = _imports(bad, "dominosim.rules")
-    assert edges == [("dominosim.simulation.run", "simulate"), ("dominosim.rng", "_hidden")]
-    assert _layer("dominosim.simulation.run") > _layer("dominosim.rules")
+    assert edges == [("dominosim.simulation.play", "simulate"), ("dominosim.rng", "_hidden")]
+    assert _layer("dominosim.simulation.play") > _layer("dominosim.rules")
     assert _layer("dominosim.game") > _layer("dominosim") > _layer("dominosim.analysis.tables")
 
 

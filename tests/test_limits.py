@@ -10,7 +10,7 @@ import time
 import pytest
 
 import dominosim as ds
-from dominosim.simulation.run import MAX_HANDS, MAX_ROWS
+from dominosim.simulation.play import MAX_HANDS, MAX_ROWS
 from dominosim.strategies.search import MAX_BUDGET
 
 RULES = ds.Rules.preset("draw", players=2)

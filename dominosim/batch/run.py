@@ -31,7 +31,7 @@ import pandas as pd
 
 from ..progress import bar, in_notebook
 from ..rules import Rules
-from ..simulation.run import simulate
+from ..simulation.play import simulate
 from ..summary import Summary
 from .dataset import ChunkForm, chunk_forms
 from .output import encode_hands, encode_sums, engine_version, versions

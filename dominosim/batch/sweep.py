@@ -51,7 +51,7 @@ DEFAULT_CHUNK = 1_000_000
 MAX_CHUNKS = 100_000
 """Chunks one sweep may have (over every cell): each is a task, a manifest line and files."""
 MAX_SWEEP_HANDS = 1 << 50
-"""Hands one sweep may play over every cell (as :data:`dominosim.simulation.run.MAX_HANDS` for one run)."""
+"""Hands one sweep may play over every cell (as :data:`dominosim.simulation.play.MAX_HANDS` for one run)."""
 
 DEFAULT_SWEEP = """\
 # The built-in sweep of `python -m dominosim.batch`: Block against Draw and the other seed games
@@ -188,7 +188,7 @@ def _refuse(key: str, allowed: str, value: Any) -> ValueError:
 def _check_limits(key: str, hands: int, chunk_size: int, n_cells: int, keep: str) -> None:
     """The limits of a sweep, checked before any chunk is listed (``key`` is the one to blame
     for hands and chunks: ``'hands'`` or ``--hands``)."""
-    from ..simulation.run import MAX_ROWS
+    from ..simulation.play import MAX_ROWS
 
     if hands > MAX_SWEEP_HANDS // max(n_cells, 1):
         raise _refuse(key, f"at most {MAX_SWEEP_HANDS // max(n_cells, 1):,} with {n_cells} "

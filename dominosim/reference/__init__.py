@@ -1,4 +1,4 @@
-"""The reference engine: the rules of ``RULES.md`` as plain, readable Python.
+"""The reference engine: the rule book (``docs/rules.md``) as plain, readable Python.
 
 ==============  ==========================================================================
 ``game``        the game state, one function per rule (legal moves, knocks, draws, the end)

@@ -15,7 +15,7 @@
 
 from .check import CheckReport, check_strategy
 from .duplicate import Comparison, Tournament, bradley_terry, compare, tournament
-from .run import replay, simulate, simulate_matches
+from .play import replay, simulate, simulate_matches
 
 __all__ = ["CheckReport", "Comparison", "Tournament", "bradley_terry", "check_strategy", "compare",
            "replay", "simulate", "simulate_matches", "tournament"]

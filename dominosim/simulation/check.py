@@ -21,7 +21,7 @@ from ..reference.game import IllegalMoveError
 from ..rules import Rules
 from ..strategies.lineup import resolve
 from ..strategies.plugins import CompiledStrategy
-from .run import simulate
+from .play import simulate
 
 DEFAULT_RULES = (
     Rules.preset("block", players=4),

@@ -47,7 +47,7 @@ from ..rules import Rules
 from ..stats import side_shares, z_value
 from ..strategies.lineup import BUILTINS, resolve
 from ..strategies.search import resolve_search
-from .run import check_count, check_engine, check_rules, long_hands, simulate
+from .play import check_count, check_engine, check_rules, long_hands, simulate
 
 CHUNK = 250_000
 """Deals played per call of :func:`simulate`: memory stays bounded however many deals are asked."""

@@ -196,7 +196,7 @@ def deal_replays(rules: Rules, lineups: Any, n_deals: int, seed: int = 0, *,
     >>> len(r), float(r.groupby(["deal", "play"])["score"].sum().min())
     (12, 1.0)
     """
-    from . import run as api
+    from . import play as api
 
     if not isinstance(lineups, Sequence) or isinstance(lineups, str) or not lineups:
         raise refuse("lineups", "a non-empty list of line-ups", lineups)
@@ -231,7 +231,7 @@ def _replays(rules: Rules, lineup: Any, n_deals: int, seed: int, plays: int,
     from ..reference.hand import deal, play_keyed
     from ..rng import hand_key, replay_key
     from ..strategies.lineup import resolve_lineup
-    from . import run as api
+    from . import play as api
 
     engine = "fast" if all(isinstance(s, str) for s in
                            ([lineup] if isinstance(lineup, str) else lineup)) else "reference"
@@ -371,7 +371,7 @@ def block_draw_uncertainty(*, players: Sequence[int] = (2, 3, 4), n_hands: int =
     >>> table[["game", "players", "hand_size", "hands"]].values.tolist()
     [['block', 2, 3, 10], ['draw', 2, 3, 10]]
     """
-    from . import run as api
+    from . import play as api
 
     confidence = check_confidence(confidence)
     rows, turn_frames = [], []
@@ -393,7 +393,7 @@ def _uncertainty_row(game: str, p: int, n_hands: int, plays: int, strategy: str,
                      entropy: bool, overrides: dict | None, voi: dict[str, str] | None,
                      voi_deals: int, confidence: float, turn_frames: list) -> dict[str, Any]:
     """One row of :func:`block_draw_uncertainty`; its turns are appended to ``turn_frames``."""
-    from . import run as api
+    from . import play as api
 
     rules = Rules.preset(game, players=p, partnerships=False, **(overrides or {}))
     logs = [api.replay(rules, strategy, seed, hand=i) for i in range(n_hands)]

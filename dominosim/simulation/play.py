@@ -70,10 +70,10 @@ def _check_at_most(name: str, value: int, most: int, cap: str, advice: str) -> N
 def _check_hands(n_hands: int, start: int, keep: str) -> None:
     """The limits of one run, checked before anything is allocated or played."""
     if keep == "rows":
-        _check_at_most("n_hands", n_hands, MAX_ROWS, "dominosim.simulation.run.MAX_ROWS with keep='rows'",
+        _check_at_most("n_hands", n_hands, MAX_ROWS, "dominosim.simulation.play.MAX_ROWS with keep='rows'",
                        "keep='summary' has no such limit, or split the run with `start`")
     else:
-        _check_at_most("n_hands", n_hands, MAX_HANDS, "dominosim.simulation.run.MAX_HANDS", "split the run")
+        _check_at_most("n_hands", n_hands, MAX_HANDS, "dominosim.simulation.play.MAX_HANDS", "split the run")
     last = start + max(n_hands, 1) - 1
     if last > MAX_HAND_INDEX:
         raise ValueError(f"The value for `start` must leave the last hand index start + n_hands "
@@ -320,11 +320,11 @@ def simulate_matches(rules: Rules, strategies: Any, n_matches: int, seed: int = 
     """
     rules = check_rules(rules)
     n_matches = check_count("n_matches", n_matches)
-    _check_at_most("n_matches", n_matches, MAX_MATCHES, "dominosim.simulation.run.MAX_MATCHES",
+    _check_at_most("n_matches", n_matches, MAX_MATCHES, "dominosim.simulation.play.MAX_MATCHES",
                    "split the run")
     if rules.target > MAX_MATCH_TARGET:
         raise ValueError(f"The value for `target` of the rules must be at most "
-                         f"{MAX_MATCH_TARGET:,} (dominosim.simulation.run.MAX_MATCH_TARGET) to play matches, "
+                         f"{MAX_MATCH_TARGET:,} (dominosim.simulation.play.MAX_MATCH_TARGET) to play matches, "
                          f"but {rules.target!r} was passed.")
     check_seed(seed)
     if engine != "reference":
