@@ -7,6 +7,19 @@ The work is in :mod:`dominosim.report.build`; this package re-exports its entry 
 ('sweep', 'block_vs_draw', 'strategies')
 """
 
-from .build import PARTS, SEED, SIZES, cli, main
+from .build import (
+    PARTS,
+    SEED,
+    SIZES,
+    cli,
+    compute_block_vs_draw,
+    compute_strategies,
+    compute_sweep,
+    main,
+    render_block_vs_draw,
+    render_strategies,
+    render_sweep,
+)
 
-__all__ = ["PARTS", "SEED", "SIZES", "cli", "main"]
+__all__ = ["PARTS", "SEED", "SIZES", "cli", "compute_block_vs_draw", "compute_strategies",
+           "compute_sweep", "main", "render_block_vs_draw", "render_strategies", "render_sweep"]
