@@ -1,7 +1,7 @@
 """Everything that plays hands: runs, replays, matches, duplicate deals and experiments.
 
 =================  =======================================================================
-``run``            :func:`simulate`, :func:`replay`, :func:`simulate_matches` (either engine)
+``play``           :func:`simulate`, :func:`replay`, :func:`simulate_matches` (either engine)
 ``duplicate``      :func:`compare`, :func:`tournament` on duplicate deals, Bradley-Terry
 ``experiments``    deal replays, value of information, the Block against Draw measurement
 ``check``          :func:`check_strategy`, a user's strategy played and checked
