@@ -20,7 +20,7 @@ import argparse
 import time
 
 import dominosim as ds
-from dominosim.search import SearchStrategy
+from dominosim.strategies.search import SearchStrategy
 
 GAMES = {
     "Block 4p partnership, 7 tiles": ds.Rules.preset("block", players=4, hand_size=7),

@@ -11,18 +11,19 @@ True
 """
 
 from . import analysis, plots
-from .api import replay, simulate, simulate_matches
-from .check import CheckReport, check_strategy
-from .duplicate import Comparison, Tournament, bradley_terry, compare, tournament
-from .fast.plugin import CompiledStrategy, compiled_strategy
-from .game import IllegalMoveError, Move
-from .reference import HandLog, MatchLog, play_hand, play_match
+from .reference.game import IllegalMoveError, Move
+from .reference.hand import HandLog, MatchLog, play_hand, play_match
+from .reference.transcript import transcript
 from .rules import PRESETS, Rules
-from .search import ISMCTS, MonteCarlo, SearchStrategy
+from .simulation.check import CheckReport, check_strategy
+from .simulation.duplicate import Comparison, Tournament, bradley_terry, compare, tournament
+from .simulation.play import replay, simulate, simulate_matches
 from .solver import Position, Solution, analyze, exact, solve
-from .strategies import BUILTINS, SEARCHES, STYLES, SeatView
+from .strategies.lineup import BUILTINS, SEARCHES, STYLES
+from .strategies.plugins import CompiledStrategy, compiled_strategy
+from .strategies.search import ISMCTS, MonteCarlo, SearchStrategy
+from .strategies.view import SeatView
 from .summary import Summary
-from .transcript import transcript
 
 __version__ = "0.1.0"
 

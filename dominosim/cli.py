@@ -33,7 +33,7 @@ def _batch(argv: list[str], prog: str) -> int:
 
 
 def _report(argv: list[str], prog: str) -> int:
-    from .report import cli as report_cli
+    from .report.build import cli as report_cli
 
     return report_cli(argv, prog=prog)
 

@@ -94,3 +94,14 @@ def to_frame(rules: Rules, columns: Mapping[str, Iterable]) -> pd.DataFrame:
         else:
             data[name] = values
     return pd.DataFrame(data, copy=False)
+
+
+def max_events(rules: Rules) -> int:
+    """An upper bound on the events of one hand's log: every tile played and drawn once, and at
+    most one knock per seat between two plays.
+
+    >>> max_events(Rules.preset("block", players=2))  # 28 tiles: 56 plays and draws, 58 knocks, 1
+    115
+    """
+    t = rules.n_tiles
+    return 2 * t + rules.players * (t + 1) + 1

@@ -36,16 +36,14 @@ import numpy as np
 
 MASK64 = (1 << 64) - 1
 GAMMA = 0x9E3779B97F4A7C15
-MIX_1 = 0xBF58476D1CE4E5B9
-MIX_2 = 0x94D049BB133111EB
-"""The two multipliers of the splitmix64 finaliser (here and in ``dominosim/fast/rng.py``)."""
-_M1, _M2 = MIX_1, MIX_2
+MIX_M1 = 0xBF58476D1CE4E5B9
+MIX_M2 = 0x94D049BB133111EB
 DOMAIN_HAND = 0x6A09E667F3BCC909
 """Hand ``i`` of a run: :func:`hand_key`."""
 DOMAIN_MATCH = 0xBB67AE8584CAA73B
 """Hand ``k`` of match ``j`` of a run: :func:`match_hand_key`."""
 DOMAIN_DUPLICATE_BOOTSTRAP = 0x3C6EF372FE94F82B
-"""The bootstrap over deals of :func:`dominosim.duplicate.tournament`'s ratings."""
+"""The bootstrap over deals of :func:`dominosim.simulation.duplicate.tournament`'s ratings."""
 DOMAIN_MATCH_BOOTSTRAP = 0x510E527FADE682D1
 """The bootstrap of :mod:`dominosim.analysis.match`'s match-win curves."""
 DOMAIN_REPLAY = 0x3C6EF372FE94F82C
@@ -61,12 +59,12 @@ SEAT_STREAM_BASE = 1 << 32
 def mix64(z: int) -> int:
     """The splitmix64 finaliser: a bijection of 64-bit integers that scrambles every bit."""
     z &= MASK64
-    z = ((z ^ (z >> 30)) * _M1) & MASK64
-    z = ((z ^ (z >> 27)) * _M2) & MASK64
+    z = ((z ^ (z >> 30)) * MIX_M1) & MASK64
+    z = ((z ^ (z >> 27)) * MIX_M2) & MASK64
     return z ^ (z >> 31)
 
 
-def _check_seed(seed: int) -> int:
+def check_seed(seed: int) -> int:
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < (1 << 63):
         raise ValueError(
             f"The value for `seed` must be an integer from 0 to 2**63 - 1, but {seed!r} was passed."
@@ -100,8 +98,8 @@ def below_many(key: int, count: int, n: int) -> np.ndarray:
     """
     j = np.arange(1, count + 1, dtype=np.uint64)
     z = np.uint64(key) + j * np.uint64(GAMMA)
-    z = (z ^ (z >> np.uint64(30))) * np.uint64(_M1)
-    z = (z ^ (z >> np.uint64(27))) * np.uint64(_M2)
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(MIX_M1)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(MIX_M2)
     z = z ^ (z >> np.uint64(31))
     return (((z >> np.uint64(32)) * np.uint64(n)) >> np.uint64(32)).astype(np.int64)
 

@@ -1,4 +1,4 @@
-"""Seats, sides and partners: the arithmetic of RULES.md's "Seats, partnerships", in one place.
+"""Seats, sides and partners: the arithmetic of docs/rules.md's "Seats, sides and partnerships", in one place.
 
 Seats ``0 .. players - 1`` sit in a circle and play passes to the left, seat ``s`` to seat
 ``s + 1``. With partnerships (an even number of 4 or more seats) seat ``s`` partners seat
@@ -58,5 +58,5 @@ def relative_side(players: int, partnerships: bool, side: Any, seat: Any) -> Any
 
 def left_of(players: int, seat: int) -> int:
     """The seat to the left of ``seat``: the next one in the circle (turn order before any seat
-    that is out is skipped, see :func:`dominosim.game.next_seat`)."""
+    that is out is skipped, see :func:`dominosim.reference.game.next_seat`)."""
     return (seat + 1) % players

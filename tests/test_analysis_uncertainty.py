@@ -18,7 +18,7 @@ from dominosim.analysis import (
     uncertainty_profile,
     value_of_information,
 )
-from dominosim.reference import play_hand
+from dominosim.reference.hand import play_hand
 from dominosim.rng import Stream
 from dominosim.tiles import n_tiles, tile_of
 
@@ -61,7 +61,7 @@ def test_hand_uncertainty_block_entropy_equals_brute_force_allocations():
 def _brute_force_block(log, turn):
     """Allocations of the tiles seat-to-move cannot see, consistent with its view at ``turn``."""
     rules = log.rules
-    from dominosim.analysis.uncertainty import _turn_states
+    from dominosim.simulation.experiments import _turn_states
 
     state = next(s for t, s in enumerate(_turn_states(log)) if t == turn)
     me = state.to_move

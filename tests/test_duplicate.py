@@ -8,9 +8,9 @@ import numpy as np
 import pytest
 
 import dominosim as ds
-from dominosim import duplicate
-from dominosim.duplicate import bradley_terry, compare, tournament
 from dominosim.rng import Stream
+from dominosim.simulation import duplicate
+from dominosim.simulation.duplicate import bradley_terry, compare, tournament
 
 BLOCK2 = ds.Rules.preset("block", players=2)
 BLOCK3 = ds.Rules.preset("block", players=3)
@@ -274,7 +274,7 @@ def test_tournament_bootstrap_is_reproducible():
 def test_bootstrap_stream_matches_rng_stream():
     key = 0x1234_5678_9ABC_DEF0
     s = Stream(key)
-    assert duplicate._below(key, 50, 97).tolist() == [s.below(97) for _ in range(50)]
+    assert duplicate.below_many(key, 50, 97).tolist() == [s.below(97) for _ in range(50)]
 
 
 def test_summary_names_strategies_and_variance_reduction():

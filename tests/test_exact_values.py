@@ -12,7 +12,7 @@ import pytest
 from exact_values import check_config, exact_table, find_validation, rules_of
 
 import dominosim as ds
-from dominosim.reference import deal
+from dominosim.reference.hand import deal
 from dominosim.rng import hand_key
 from dominosim.tiles import IS_DOUBLE, tile_id
 

@@ -16,7 +16,7 @@ from dominosim.fast.driver import summary_width
 from dominosim.fast.params import rule_params
 from dominosim.fast.rng import below, deal_key, hand_key, match_hand_key, seat_key, shuffle
 from dominosim.fast.shape import Shape, words_of
-from dominosim.game import End, GameState, score
+from dominosim.reference.game import End, GameState, score
 from dominosim.summary import summary_fields
 from dominosim.tiles import full_set, tile_id
 

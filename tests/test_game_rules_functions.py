@@ -1,4 +1,4 @@
-"""The reference engine's rule functions, one per rule (dominosim.game), on docs/rules.md's worked
+"""The reference engine's rule functions, one per rule (dominosim.reference.game), on docs/rules.md's worked
 examples, and the shared helpers that every other module asks instead of deciding again:
 sides and partners (dominosim.sides, Rules), the statistics (dominosim.stats) and the stream
 domains (dominosim.rng)."""
@@ -14,8 +14,8 @@ import pytest
 
 import dominosim as ds
 from dominosim import rng, sides
-from dominosim.analysis._common import Facts, opener_side, side_scores
-from dominosim.game import (
+from dominosim.analysis.common import Facts, opener_side, side_scores
+from dominosim.reference.game import (
     End,
     GameState,
     IllegalMoveError,
@@ -34,7 +34,7 @@ from dominosim.game import (
     playable_ends,
     playable_suits,
 )
-from dominosim.reference import play_hand
+from dominosim.reference.hand import play_hand
 from dominosim.stats import Z95, pips_by_side, side_shares, z_value
 from dominosim.strategies import view_of
 

@@ -10,8 +10,8 @@ import time
 import pytest
 
 import dominosim as ds
-from dominosim.api import MAX_HANDS, MAX_ROWS
-from dominosim.search import MAX_BUDGET
+from dominosim.simulation.play import MAX_HANDS, MAX_ROWS
+from dominosim.strategies.search import MAX_BUDGET
 
 RULES = ds.Rules.preset("draw", players=2)
 

@@ -28,7 +28,7 @@ def test_progress_default_on_for_long_runs_in_a_notebook(monkeypatch):
 
 
 def test_search_line_ups_are_long_from_a_hundred_hands():
-    from dominosim.api import LONG_HANDS, long_hands
+    from dominosim.simulation.play import LONG_HANDS, long_hands
 
     assert long_hands("fast", ["mc:5", "random"]) == LONG_HANDS["search"] == 100
     assert long_hands("fast", "random") == LONG_HANDS["fast"]

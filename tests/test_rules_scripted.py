@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import pytest
 
-from dominosim.game import GameState, IllegalMoveError, Move, score
-from dominosim.reference import deal, play_hand, play_match
+from dominosim.reference.game import GameState, IllegalMoveError, Move, score
+from dominosim.reference.hand import deal, play_hand, play_match
 from dominosim.rng import hand_key
 from dominosim.rules import Rules
 from dominosim.tiles import full_set, tile_id

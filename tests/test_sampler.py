@@ -11,12 +11,12 @@ from collections import Counter
 import pytest
 from scipy.stats import chisquare
 
-from dominosim.game import Event, GameState, IllegalMoveError, Move
-from dominosim.reference import play_hand
+from dominosim.reference.game import Event, GameState, IllegalMoveError, Move
+from dominosim.reference.hand import play_hand
 from dominosim.rng import Stream
 from dominosim.rules import Rules
-from dominosim.sampler import DealSampler, count_consistent, sample_hidden
 from dominosim.strategies import view_of
+from dominosim.strategies.sampler import DealSampler, count_consistent, sample_hidden
 from dominosim.tiles import n_tiles, tile_id, tile_of
 
 SMALL = [

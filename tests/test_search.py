@@ -23,17 +23,17 @@ from dominosim.fast.engine import max_events
 from dominosim.fast.params import rule_params
 from dominosim.fast.rng import seat_key
 from dominosim.fast.shape import Shape
-from dominosim.game import GameState
+from dominosim.reference.game import GameState
 from dominosim.rng import Stream, hand_key
-from dominosim.sampler import DealSampler
-from dominosim.search import (
+from dominosim.strategies import view_of
+from dominosim.strategies.sampler import DealSampler
+from dominosim.strategies.search import (
     ISMCTS,
     MonteCarlo,
     SearchStrategy,
     position_board,
     table_states,
 )
-from dominosim.strategies import view_of
 from dominosim.tiles import tile_id, tile_of
 
 SEARCHES = ["mc:5", "ismcts:60", "mc_omniscient:5", "ismcts_omniscient:60"]

@@ -14,7 +14,7 @@ import matplotlib
 import pytest
 
 import dominosim as ds
-from dominosim.game import GameState, Move
+from dominosim.reference.game import GameState, Move
 from dominosim.tiles import full_set
 
 matplotlib.use("Agg")
@@ -332,7 +332,7 @@ def test_analyze_refuses_bad_arguments(kwargs, match):
 def test_pimc_plays_the_solvers_move_when_nothing_is_hidden():
     from dominosim.rng import Stream
     from dominosim.solver import PIMC
-    from dominosim.strategies import view_of
+    from dominosim.strategies.view import view_of
 
     position = _open_hand_position()
     state = position.state

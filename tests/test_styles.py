@@ -11,7 +11,7 @@ from dominosim.fast import turn as ft
 from dominosim.fast.board import N_ENDS, SUIT_MASK, give
 from dominosim.fast.params import STRATEGY_CODES, lineup_arrays, rule_params
 from dominosim.fast.shape import Shape
-from dominosim.game import End, GameState, Move
+from dominosim.reference.game import End, Event, GameState, Move
 from dominosim.strategies import resolve, view_of
 from dominosim.tiles import tile_id
 
@@ -23,7 +23,7 @@ def _position(rules, hands, ends, lacks=None, history_plays=()):
     for seat, suits in (lacks or {}).items():
         state.lacks[seat] = set(suits)
     for seat, tile in history_plays:
-        state._emit(ds.game.Event("play", seat=seat, tile=tile, suit=tile[0]))
+        state._emit(Event("play", seat=seat, tile=tile, suit=tile[0]))
     state.to_move = 0
     return state
 

@@ -11,7 +11,8 @@ label. Statistics live here; :mod:`dominosim.plots` only draws the tables.
 * :mod:`~dominosim.analysis.match`: :func:`match_win_probability` and :func:`match_curve`, exact
   by the Markov chain of the scores.
 * :mod:`~dominosim.analysis.uncertainty`: Block against Draw, how much a seat does not know over
-  the course of a hand, and how much of the outcome the deal decides.
+  the course of a hand, and how much of the outcome the deal decides (the hands are played by
+  :mod:`dominosim.simulation.experiments`, whose functions are also reachable here).
 * :func:`wilson_interval`.
 
 Examples
@@ -24,7 +25,10 @@ Examples
 True
 """
 
-from ._common import wilson_interval
+from importlib import import_module
+from typing import Any
+
+from .common import wilson_interval
 from .match import match_curve, match_win_probability
 from .tables import (
     opener_advantage,
@@ -34,14 +38,18 @@ from .tables import (
     stitch_ups,
     win_rates,
 )
-from .uncertainty import (
-    block_draw_uncertainty,
-    deal_replays,
-    hand_uncertainty,
-    luck_share,
-    uncertainty_profile,
-    value_of_information,
-)
+from .uncertainty import luck_share, uncertainty_profile
+
+# Played by dominosim.simulation.experiments (analysis reads records and imports no engine); kept
+# reachable here under their documented names, loaded on first use.
+_PLAYED = ("block_draw_uncertainty", "deal_replays", "hand_uncertainty", "value_of_information")
+
+
+def __getattr__(name: str) -> Any:
+    if name in _PLAYED:
+        return getattr(import_module("dominosim.simulation.experiments"), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 __all__ = [
     "block_draw_uncertainty",

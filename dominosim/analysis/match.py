@@ -47,9 +47,10 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..rng import DOMAIN_MATCH_BOOTSTRAP, _check_seed, mix64
+from ..checks import check_confidence, refuse
+from ..rng import DOMAIN_MATCH_BOOTSTRAP, check_seed, mix64
 from ..rules import Rules
-from ._common import Facts, check_confidence, collect, refuse, sources
+from .common import Facts, collect, sources
 
 
 def _check_target(target: Any, facts: Facts) -> int:
@@ -200,7 +201,7 @@ def _absorption(hands: _Hands, needs: Sequence[int]) -> tuple[np.ndarray, float]
 def _check_boot(n_boot: Any, seed: Any, confidence: Any) -> tuple[int, float]:
     if isinstance(n_boot, bool) or not isinstance(n_boot, int) or n_boot < 0:
         raise refuse("n_boot", "an integer of 0 or more", n_boot)
-    _check_seed(seed)
+    check_seed(seed)
     return n_boot, check_confidence(confidence)
 
 

@@ -29,17 +29,15 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ..checks import check_choice, check_confidence, refuse
 from ..rules import Rules
-from ._common import (
+from .common import (
     Facts,
     Source,
-    check_choice,
-    check_confidence,
     collect,
     mean_interval,
     mean_se,
     opener_side,
-    refuse,
     side_scores,
     sources,
     wilson_interval,

@@ -25,9 +25,9 @@ from pathlib import Path
 
 import pandas as pd
 
-from ..game import IllegalMoveError
+from ..reference.game import IllegalMoveError
 from .api import check_run, dry_run, run_sweep
-from .report import block_vs_draw, cells_table
+from .markdown import block_vs_draw, cells_table
 from .store import describe_os_error
 from .sweep import DEFAULT_SWEEP, default_sweep, load_sweep
 

@@ -29,6 +29,7 @@ import numba
 import pandas as pd
 
 from .dataset import chunk_forms
+from .markdown import render
 from .output import (
     engine_version,
     read_sums,
@@ -37,7 +38,6 @@ from .output import (
     table_bytes,
     versions,
 )
-from .report import render
 from .run import Progress, Task, encode, play, play_and_encode, run_dask, run_local, tasks_of
 from .store import Store, write_atomic
 from .sweep import Sweep

@@ -63,8 +63,9 @@ CELL_COLUMNS = ("preset", "players", "partnerships", "strategies", "lineup", "la
 PARTITIONING = pds.partitioning(pa.schema([("cell", pa.int32())]), flavor="hive")
 """The folders' partitioning: ``cell=<c>``."""
 
-_CATEGORIES = {"opening_tile": pa.dictionary(pa.int16(), pa.string()),
-               "end": pa.dictionary(pa.int8(), pa.string())}
+CATEGORY_TYPES = {"opening_tile": pa.dictionary(pa.int16(), pa.string()),
+                  "end": pa.dictionary(pa.int8(), pa.string())}
+"""The Arrow types of the categorical record columns (the rest follow their NumPy dtypes)."""
 _SUMS_HEAD = (("chunk", pa.int32()), ("start", pa.int64()))
 
 
@@ -162,7 +163,7 @@ def chunk_forms(sweep, engine: dict, versions: dict) -> dict[int, ChunkForm]:
     most, fewest = max(players), min(players)
     axis_names = _axes(sweep)
     head = _cell_schema(sweep, axis_names)
-    records = [pa.field(name, _CATEGORIES.get(name, pa.from_numpy_dtype(dtype)), nullable=False)
+    records = [pa.field(name, CATEGORY_TYPES.get(name, pa.from_numpy_dtype(dtype)), nullable=False)
                for name, dtype in BASE_COLUMNS.items()]
     records += [pa.field(f"{prefix}_{s}", pa.from_numpy_dtype(dtype), nullable=s >= fewest)
                 for prefix, dtype in SEAT_COLUMNS.items() for s in range(most)]

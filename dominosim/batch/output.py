@@ -39,7 +39,7 @@ from ..records import SEAT_COLUMNS
 from ..rules import Rules
 from ..stats import Z95
 from ..summary import Summary, summary_fields
-from .dataset import _CATEGORIES, METADATA_KEY, ChunkForm, listed_files, read_chunks
+from .dataset import CATEGORY_TYPES, METADATA_KEY, ChunkForm, listed_files, read_chunks
 
 ENGINE_SOURCES = ("fast/*.py", "tiles.py", "rng.py", "rules.py", "records.py", "summary.py",
                   "strategies.py", "batch/output.py", "batch/dataset.py")
@@ -78,7 +78,7 @@ def encode_hands(frame: pd.DataFrame, form: ChunkForm, chunk: int, start: int) -
     schema = form.hands.with_metadata(form.file_metadata(chunk, start, n))
     table = pa.Table.from_pydict(columns, schema=schema)
     cells = [name for name, _ in form.values]
-    dictionary = [*_CATEGORIES, *cells]
+    dictionary = [*CATEGORY_TYPES, *cells]
     encoding = {f.name: "BYTE_STREAM_SPLIT" for f in form.hands
                 if f.name not in dictionary and pa.types.is_integer(f.type)}
     encoding["hand"] = "DELTA_BINARY_PACKED"

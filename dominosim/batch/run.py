@@ -29,9 +29,9 @@ from typing import Any, TextIO
 
 import pandas as pd
 
-from ..api import simulate
 from ..progress import bar, in_notebook
 from ..rules import Rules
+from ..simulation.play import simulate
 from ..summary import Summary
 from .dataset import ChunkForm, chunk_forms
 from .output import encode_hands, encode_sums, engine_version, versions

@@ -37,9 +37,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..fast.params import STRATEGY_CODES as STRATEGY_IDS
-from ..rng import _check_seed
+from ..rng import check_seed
 from ..rules import PRESETS, Rules
+from ..strategies.registry import NAMES as STRATEGY_IDS
 
 KEEPS = ("summary", "rows")
 TOP_KEYS = ("name", "description", "seed", "hands", "chunk_size", "keep", "out", "strategies",
@@ -51,7 +51,7 @@ DEFAULT_CHUNK = 1_000_000
 MAX_CHUNKS = 100_000
 """Chunks one sweep may have (over every cell): each is a task, a manifest line and files."""
 MAX_SWEEP_HANDS = 1 << 50
-"""Hands one sweep may play over every cell (as :data:`dominosim.api.MAX_HANDS` for one run)."""
+"""Hands one sweep may play over every cell (as :data:`dominosim.simulation.play.MAX_HANDS` for one run)."""
 
 DEFAULT_SWEEP = """\
 # The built-in sweep of `python -m dominosim.batch`: Block against Draw and the other seed games
@@ -188,7 +188,7 @@ def _refuse(key: str, allowed: str, value: Any) -> ValueError:
 def _check_limits(key: str, hands: int, chunk_size: int, n_cells: int, keep: str) -> None:
     """The limits of a sweep, checked before any chunk is listed (``key`` is the one to blame
     for hands and chunks: ``'hands'`` or ``--hands``)."""
-    from ..api import MAX_ROWS
+    from ..simulation.play import MAX_ROWS
 
     if hands > MAX_SWEEP_HANDS // max(n_cells, 1):
         raise _refuse(key, f"at most {MAX_SWEEP_HANDS // max(n_cells, 1):,} with {n_cells} "
@@ -343,7 +343,7 @@ def _settings(data: dict, source: str, n_cells: int) -> dict[str, Any]:
             "name", "up to 100 letters, digits, '_', '-' or '.', starting with a letter or digit",
             name)))
     try:
-        seed = _check_seed(data.get("seed", 0))
+        seed = check_seed(data.get("seed", 0))
     except ValueError as e:
         raise _located("seed", e) from None
     if "hands" not in data:

@@ -24,12 +24,13 @@ from typing import Any
 import numba
 import numpy as np
 
-from ..game import Event, IllegalMoveError
-from ..reference import HandLog
+from ..records import max_events
+from ..reference.game import Event, IllegalMoveError
+from ..reference.hand import HandLog
 from ..rng import hand_key
 from ..rules import Rules
-from ..search import resolve_search, search_error, table_states
-from ..strategies import per_seat
+from ..strategies.lineup import per_seat
+from ..strategies.search import resolve_search, search_error, table_states
 from ..tiles import tile_of
 from . import kernel as k
 from .board import (
@@ -106,13 +107,6 @@ def prepare(rules: Rules, strategies: Any, *, events: bool = False) -> Run:
 
 def _is_search(code: int) -> bool:
     return any(c.code == code and c.searches for c in STRATEGY_CODES.values())
-
-
-def max_events(rules: Rules) -> int:
-    """An upper bound on the events of one hand: every tile played and drawn once, and at most
-    one knock per seat between two plays."""
-    t = rules.n_tiles
-    return 2 * t + rules.players * (t + 1) + 1
 
 
 def _threads(n_jobs: int | None) -> int:

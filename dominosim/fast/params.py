@@ -2,8 +2,9 @@
 
 :data:`RULE_FIELDS` is the one table that turns a :class:`~dominosim.rules.Rules` into the kernels'
 :class:`Params` (``rp.players``, ``rp.draw`` and so on, a tuple of ``int64`` that numba passes by
-value): a new rule field is one line here. :data:`STRATEGY_CODES` is the one table of the built-in
-strategies' codes, with what each needs (a search, the style tables). A :class:`Lineup` holds,
+value): a new rule field is one line here. :data:`STRATEGY_CODES` (the built-in
+strategies' codes, with what each needs) comes from the strategy registry,
+:mod:`dominosim.strategies.registry`. A :class:`Lineup` holds,
 by seat, the strategy's code, its search budget and a plug-in's address.
 
 Examples
@@ -13,17 +14,17 @@ Examples
 >>> int(rp.players), int(rp.hand_size), bool(rp.draw == DRAW_UNTIL), int(rp.tiles)
 (3, 5, True, 28)
 >>> STRATEGY_CODES["ismcts"]
-StrategyCode(code=8, searches=True, tree=True, omniscient=False)
+StrategyCode(code=8, kind='search', searches=True, tree=True, omniscient=False)
 """
 
 from __future__ import annotations
 
 from collections import namedtuple
-from typing import NamedTuple
 
 import numpy as np
 
 from ..rules import Rules
+from ..strategies.registry import STRATEGY_CODES, StrategyCode  # noqa: F401 (StrategyCode re-exported)
 
 DRAW_NONE, DRAW_UNTIL, DRAW_ONE = 0, 1, 2
 DRAW_CODES = {"none": DRAW_NONE, "until_playable": DRAW_UNTIL, "one": DRAW_ONE}
@@ -58,29 +59,6 @@ def rule_params(rules: Rules) -> Params:
     return Params(*(np.int64(value(rules)) for _, value in RULE_FIELDS))
 
 
-class StrategyCode(NamedTuple):
-    """A built-in strategy as the compiled engine knows it."""
-
-    code: int
-    searches: bool = False
-    tree: bool = False  # the search keeps a tree (ismcts)
-    omniscient: bool = False
-
-
-STRATEGY_CODES = {
-    "random": StrategyCode(0),
-    "bully": StrategyCode(1),
-    "doubles": StrategyCode(2),
-    "accompanied": StrategyCode(3),
-    "stitcher": StrategyCode(4),
-    "counter": StrategyCode(5),
-    "partner": StrategyCode(6),
-    "mc": StrategyCode(7, searches=True),
-    "ismcts": StrategyCode(8, searches=True, tree=True),
-    "mc_omniscient": StrategyCode(9, searches=True, omniscient=True),
-    "ismcts_omniscient": StrategyCode(10, searches=True, tree=True, omniscient=True),
-}
-"""Every built-in strategy's code (the kernels dispatch on these) and what it needs."""
 PLUGIN = 99
 """The code of a seat that plays a user's compiled strategy."""
 S_RANDOM, S_BULLY, S_DOUBLES, S_ACCOMPANIED, S_STITCHER, S_COUNTER, S_PARTNER = range(7)

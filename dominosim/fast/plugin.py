@@ -302,7 +302,7 @@ class CompiledStrategy:
                                + " Played again in Python it did not raise.")
         if code == FAULT_WROTE:
             raise RuntimeError(plugin_fault_message(code, self.name, seat))
-        from ..game import IllegalMoveError
+        from ..reference.game import IllegalMoveError
 
         raise IllegalMoveError(plugin_fault_message(code, self.name, seat, n))
 
@@ -346,7 +346,7 @@ class CompiledStrategy:
         index = int(index)
         rng._state = int(state[0])
         if not 0 <= index < n:
-            from ..game import IllegalMoveError
+            from ..reference.game import IllegalMoveError
 
             raise IllegalMoveError(plugin_fault_message(index, self.name, view.seat, n))
         return moves[index]

@@ -13,8 +13,8 @@ from .. import rng as _py
 from .jit import jit_helper as jit
 
 _GAMMA = np.uint64(_py.GAMMA)
-_M1 = np.uint64(_py.MIX_1)
-_M2 = np.uint64(_py.MIX_2)
+_M1 = np.uint64(_py.MIX_M1)
+_M2 = np.uint64(_py.MIX_M2)
 _DOMAIN_HAND = np.uint64(_py.DOMAIN_HAND)
 _DOMAIN_MATCH = np.uint64(_py.DOMAIN_MATCH)
 _SEAT_BASE = np.uint64(_py.SEAT_STREAM_BASE)

@@ -7,7 +7,7 @@ none calls ``show()``. matplotlib is imported only when a plot is drawn.
 * :func:`win_rates`, :func:`opener_advantage`, :func:`stitch_ups`, :func:`uncertainty`,
   :func:`points`, :func:`tournament`, :func:`match_curve` (in :mod:`~dominosim.plots.charts`);
 * :func:`layout`: one hand's tiles on the table (in :mod:`~dominosim.plots.tabletop`);
-* :func:`position`: a position from above, with the hands (in :mod:`dominosim.solver.picture`).
+* :func:`position`: a position from above, with the hands (in :mod:`dominosim.plots.positions`).
 
 Examples
 --------
@@ -21,7 +21,6 @@ Examples
 'Points per hand, with Wilson bands'
 """
 
-from ..solver.picture import position
 from .charts import (
     match_curve,
     opener_advantage,
@@ -31,6 +30,7 @@ from .charts import (
     uncertainty,
     win_rates,
 )
+from .positions import position
 from .tabletop import layout
 
 __all__ = [

@@ -23,8 +23,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..analysis._common import check_choice, refuse
-from ._base import PALETTE, axes, check_column, dodge, need_frame
+from ..checks import check_choice, refuse
+from .base import PALETTE, axes, check_column, dodge, need_frame
 
 _WIN_KEYS = {"seat": "seat", "side": "side",
              "from_opener": "side, counted from the opener's (0: the opener's side)",
@@ -382,7 +382,7 @@ def tournament(data: Any, *, annotate: bool = True, ax: Any = None,
     >>> [t.get_text() for t in tournament(m).texts]
     ['—', '0.600', '0.400', '—']
     """
-    from ..duplicate import Tournament
+    from ..simulation.duplicate import Tournament
 
     half: dict[tuple[str, str], float] = {}
     if isinstance(data, Tournament):

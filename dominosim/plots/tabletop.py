@@ -22,9 +22,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ..analysis._common import refuse
-from ..game import branches
-from ._base import PALETTE, axes
+from ..checks import refuse
+from ..reference.game import branches
+from .base import PALETTE, axes
 
 _GAP = 0.08
 _PIPS = {0: [], 1: [(0.5, 0.5)], 2: [(0.25, 0.75), (0.75, 0.25)],
@@ -259,7 +259,7 @@ def _draw_half(ax: Any, x0: float, y0: float, size: float, suit: int, vertical: 
 
 
 def _title(log: Any) -> str:
-    from ..transcript import _game_name
+    from ..reference.transcript import game_name
 
     r, rec = log.rules, log.record
     if rec.get("winning_side", -1) < 0:
@@ -270,7 +270,7 @@ def _title(log: Any) -> str:
         who = f"seat{'s' if len(seats) > 1 else ''} {' and '.join(map(str, seats))}"
         how = "out" if rec.get("end") in (0, "out") else "blocked"
         result = f"{who} won ({how}), {rec['points']} points"
-    return (f"{_game_name(log)}, double-{r.max_pip}, {r.players} players: "
+    return (f"{game_name(log)}, double-{r.max_pip}, {r.players} players: "
             f"{rec.get('plays', '?')} tiles down; {result}")
 
 
@@ -311,7 +311,7 @@ def layout(log: Any, *, numbers: bool = True, width: float | None = None, ax: An
     """
     from matplotlib.patches import FancyBboxPatch, Patch
 
-    from ..reference import HandLog
+    from ..reference.hand import HandLog
 
     if not isinstance(log, HandLog):
         raise refuse("log", "a HandLog (from dominosim.replay)", type(log).__name__)

@@ -1,7 +1,7 @@
 """Move analysis: every legal move's value from what one seat can see, with 95% intervals.
 
 The hidden tiles (the other hands, and the boneyard with its order) are sampled exactly uniformly
-from the deals consistent with everything the seat has seen (:class:`dominosim.sampler.DealSampler`,
+from the deals consistent with everything the seat has seen (:class:`dominosim.strategies.sampler.DealSampler`,
 the consistent-deal sampler the search strategies use). Each sample is a world with every tile
 known; in it each legal move is valued
 
@@ -25,8 +25,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..analysis._common import refuse
-from ..game import GameState
+from ..checks import refuse
+from ..reference.game import GameState
 from ..rng import Stream, mix64
 from .position import Position
 from .solve import solve_state
@@ -46,7 +46,7 @@ def _world(state: GameState, hands, boneyard) -> Position:
 
 
 def _playout_values(world: Position, moves, strategies, sample_key: int) -> tuple[list, list]:
-    from ..reference import take_turn
+    from ..reference.hand import take_turn
 
     rules = world.rules
     side = rules.side_of(world.to_move)
@@ -101,8 +101,9 @@ def analyze(position: Position, seat: int | None = None, *, method: str = "pimc"
     >>> bool(table["best"].sum() == 1), bool((table["win_low"] <= table["win"]).all())
     (True, True)
     """
-    from ..sampler import DealSampler
-    from ..strategies import resolve_lineup, view_of
+    from ..strategies.lineup import resolve_lineup
+    from ..strategies.sampler import DealSampler
+    from ..strategies.view import view_of
 
     if not isinstance(position, Position):
         raise refuse("position", "a Position (from ds.Position.from_deal or log.position(k))",

@@ -1,9 +1,9 @@
 """Exact expected values of a small rule set under the ``random`` strategy: every deal, every
 choice and every draw enumerated, in :class:`fractions.Fraction`.
 
-The hand is played by the reference engine's rule functions (:mod:`dominosim.game`:
-:func:`~dominosim.game.legal_moves`, :func:`~dominosim.game.ends_after`,
-:func:`~dominosim.game.next_seat`, :func:`~dominosim.game.score`, ...) on immutable states, so
+The hand is played by the reference engine's rule functions (:mod:`dominosim.reference.game`:
+:func:`~dominosim.reference.game.legal_moves`, :func:`~dominosim.reference.game.ends_after`,
+:func:`~dominosim.reference.game.next_seat`, :func:`~dominosim.reference.game.score`, ...) on immutable states, so
 the rules are the ones both engines play. The readings of the rule book it follows:
 
 * ``random`` picks uniformly among the distinct legal moves (a seat with one move plays it), and
@@ -26,8 +26,8 @@ from itertools import combinations
 
 import pandas as pd
 
-from ..analysis._common import refuse
-from ..game import (
+from ..checks import refuse
+from ..reference.game import (
     Move,
     ends_after,
     ends_by_out,

@@ -1,7 +1,7 @@
 """The ``pimc`` strategy for the reference engine: perfect-information Monte Carlo.
 
 At each decision it samples ``samples`` deals of the hidden tiles exactly uniformly from those
-consistent with its view (:class:`dominosim.sampler.DealSampler`), solves each sampled world with
+consistent with its view (:class:`dominosim.strategies.sampler.DealSampler`), solves each sampled world with
 every tile known (the compiled solver, objective ``win``) and plays the move of best mean value
 (the first in canonical order on a tie). Pass an instance in a line-up of the reference engine
 (:func:`dominosim.play_hand`, :func:`dominosim.replay` with ``engine="reference"``).
@@ -21,8 +21,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from ..analysis._common import refuse
-from ..game import GameState, Move
+from ..checks import refuse
+from ..reference.game import GameState, Move
 from ..rng import Stream
 from .solve import solve_state
 
@@ -43,7 +43,7 @@ class PIMC:
 
     def choose(self, view, moves: Sequence[Move], rng: Stream) -> Move:
         """The move of best mean solved value over the sampled worlds."""
-        from ..sampler import DealSampler
+        from ..strategies.sampler import DealSampler
 
         sampler = DealSampler(view)
         plays = [e for e in view.history if e.kind == "play"]

@@ -2,7 +2,7 @@
 
 A :class:`Position` holds the rules, every hand, the boneyard in draw order, the open ends, the
 history and the seat to move. It is built on the reference engine's
-:class:`~dominosim.game.GameState` (the rule book in plain Python): a position is a state of that
+:class:`~dominosim.reference.game.GameState` (the rule book in plain Python): a position is a state of that
 engine, and every step to another position is one of its operations. Build one from a deal
 (:meth:`Position.from_deal`) or from a played hand (``log.position(k)``, see
 :func:`position_of`).
@@ -27,7 +27,7 @@ import copy
 from dataclasses import dataclass
 from typing import Any
 
-from ..game import Event, GameState, IllegalMoveError, Move, highest_double
+from ..reference.game import Event, GameState, IllegalMoveError, Move, highest_double
 from ..rules import Rules
 from ..tiles import label, pips
 

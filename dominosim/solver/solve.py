@@ -29,8 +29,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..analysis._common import refuse
-from ..game import GameState, Move, highest_double
+from ..checks import refuse
+from ..reference.game import GameState, Move, highest_double
 from ..tiles import label, tile_id
 from .position import Position
 

@@ -20,12 +20,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..records import END_CATEGORIES
+from ..rng import Stream, deal_stream, hand_key, match_hand_key, seat_stream, stream_key
+from ..rules import Rules
+from ..strategies.lineup import resolve_lineup
+from ..strategies.styles import Strategy
+from ..strategies.view import view_of
+from ..tiles import n_tiles, tile_id, tile_of
 from .game import Event, GameState, IllegalMoveError, Move, highest_double
-from .records import END_CATEGORIES
-from .rng import Stream, deal_stream, hand_key, match_hand_key, seat_stream, stream_key
-from .rules import Rules
-from .strategies import Strategy, resolve_lineup, view_of
-from .tiles import n_tiles, tile_id, tile_of
+from .transcript import transcript
 
 MAX_REDEALS = 1_000_000
 MAX_MATCH_HANDS = 100_000
@@ -60,14 +63,12 @@ class HandLog:
     def position(self, k: int) -> Any:
         """The :class:`~dominosim.solver.Position` before event ``k`` of :attr:`events` (0: before
         the opening), see :func:`dominosim.solver.position.position_of`."""
-        from .solver.position import position_of
+        from ..solver.position import position_of
 
         return position_of(self, k)
 
     def transcript(self) -> str:
-        """The hand as text a person can follow at the table (see :func:`dominosim.transcript`)."""
-        from .transcript import transcript
-
+        """The hand as text a person can follow at the table (see :func:`dominosim.reference.transcript`)."""
         return transcript(self)
 
     def outcome(self) -> str:
@@ -89,8 +90,8 @@ class HandLog:
         import pandas as pd
         from matplotlib.figure import Figure
 
-        from .display import card, folded, frame, png
-        from .plots import layout
+        from ..display import card, folded, frame, png
+        from ..plots.tabletop import layout  # the notebook display hook draws the table
 
         figure = Figure(figsize=(6, 5))
         layout(self, ax=figure.subplots())

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..analysis._common import refuse
+from ..checks import refuse
 
 
 def position(position: Any, seat: int | None = None, ax: Any = None) -> Any:
@@ -36,10 +36,10 @@ def position(position: Any, seat: int | None = None, ax: Any = None) -> Any:
     >>> "[?]" in ax.texts[-1].get_text()
     True
     """
-    from ..plots._base import axes
-    from ..plots.tabletop import layout
-    from ..reference import HandLog
-    from .position import Position
+    from ..reference.hand import HandLog
+    from ..solver.position import Position
+    from .base import axes
+    from .tabletop import layout
 
     if not isinstance(position, Position):
         raise refuse("position", "a Position (from ds.Position.from_deal or log.position(k))",

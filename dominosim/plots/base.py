@@ -6,7 +6,7 @@ from typing import Any
 
 import pandas as pd
 
-from ..analysis._common import refuse
+from ..checks import refuse
 
 # Okabe-Ito: distinguishable with every common colour-vision deficiency
 PALETTE = ("#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#F0E442",

@@ -19,29 +19,10 @@ import numpy as np
 import pandas as pd
 
 from .. import sides
+from ..checks import check_confidence, refuse
 from ..rules import Rules
 from ..stats import side_shares, z_value
 from ..summary import Summary
-
-
-def refuse(name: str, allowed: str, value: Any) -> ValueError:
-    """The one-sentence error of a bad argument."""
-    return ValueError(f"The value for `{name}` must be {allowed}, but {value!r} was passed.")
-
-
-def check_choice(name: str, value: Any, choices: Sequence[str]) -> str:
-    """``value`` if it is one of ``choices``, else the error naming them."""
-    if not isinstance(value, str) or value not in choices:
-        raise refuse(name, "one of " + ", ".join(map(repr, choices)), value)
-    return value
-
-
-def check_confidence(confidence: Any) -> float:
-    """A coverage strictly between 0 and 1."""
-    if (isinstance(confidence, bool) or not isinstance(confidence, (int, float))
-            or not 0 < confidence < 1):
-        raise refuse("confidence", "a number strictly between 0 and 1 (such as 0.95)", confidence)
-    return float(confidence)
 
 
 def wilson_interval(successes: Any, n: Any, confidence: float = 0.95) -> tuple[Any, Any]:

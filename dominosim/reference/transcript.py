@@ -1,0 +1,108 @@
+"""A hand's event log as text a person can follow at the table.
+
+Examples
+--------
+>>> from dominosim.rules import Rules
+>>> from dominosim.reference.hand import play_hand
+>>> r = Rules.preset("block", players=2, max_pip=2, hand_size=3)
+>>> log = play_hand(r, "bully", deal=([[(2, 2), (0, 1), (1, 1)], [(1, 2), (0, 0), (0, 2)]], []))
+>>> print(transcript(log))
+Block game, double-2 set, 2 players, 3 tiles each; individual play; scoring: spots.
+Deal:
+  Seat 0: 2-2 1-1 1-0
+  Seat 1: 2-1 2-0 0-0
+  Sleeping: 0 tiles
+Seat 0 leads 2-2, the highest double.  Ends: 2 2
+Seat 1 plays 2-1 on a 2.  Ends: 1 2
+Seat 0 plays 1-1 on a 1.  Ends: 1 2
+Seat 1 plays 2-0 on a 2.  Ends: 1 0
+Seat 0 plays 1-0 on a 1. Stitch-up!  Ends: 0 0
+Seat 0 is out. Seat 0 wins 0 points. Pips left: seat 0: 0, seat 1: 0.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..tiles import label, tile_id
+
+
+def game_name(log: Any) -> str:
+    r = log.rules
+    if r.draw == "none":
+        name = "Block game"
+    elif r.opening_arms == 4:
+        name = "Cross game"
+    else:
+        name = "Draw game"
+    if r.doubles_branch:
+        name += " with branching doubles"
+    return name
+
+
+def _side_name(log: Any, side: int) -> str:
+    seats = log.rules.seats_of(side)
+    if len(seats) == 1:
+        return f"Seat {seats[0]}"
+    return f"Side {side} (seats {seats[0]} and {seats[1]})"
+
+
+def _hand_text(tiles: list[tuple[int, int]]) -> str:
+    return " ".join(label(t) for t in sorted(tiles, key=tile_id, reverse=True)) or "(none)"
+
+
+def transcript(log: Any) -> str:
+    """Write ``log`` out as plain text: the deal, every play, draw and knock, and the score.
+
+    Parameters
+    ----------
+    log : HandLog
+        From :func:`dominosim.replay` or :func:`dominosim.reference.play_hand`.
+
+    Returns
+    -------
+    str
+        One line per event, with the suits showing on the open ends after every play.
+    """
+    r = log.rules
+    team = ("partnerships (" + ", ".join(
+        " and ".join(map(str, r.seats_of(k))) for k in range(r.n_sides)) + ")"
+            if r.partnerships else "individual play")
+    lines = [f"{game_name(log)}, double-{r.max_pip} set, {r.players} players, "
+             f"{r.hand_size} tiles each; {team}; scoring: {r.scoring}."]
+    redeals = len(log.deals) - 1
+    if redeals:
+        lines.append(f"No double was dealt: redealt {redeals} time{'s' if redeals > 1 else ''}.")
+    hands, boneyard = log.deals[-1]
+    lines.append("Deal:")
+    lines += [f"  Seat {s}: {_hand_text(h)}" for s, h in enumerate(hands)]
+    lines.append(f"  Sleeping: {len(boneyard)} tiles")
+    first = True
+    for e in log.events:
+        if e.kind == "play":
+            ends = "Ends: " + " ".join(map(str, e.ends))
+            if first:
+                how = ", the highest double" if r.opening == "highest_double" else ""
+                lines.append(f"Seat {e.seat} leads {label(e.tile)}{how}.  {ends}")
+                first = False
+                continue
+            stitch = " Stitch-up!" if e.stitch_up else ""
+            lines.append(f"Seat {e.seat} plays {label(e.tile)} on a {e.suit}.{stitch}  {ends}")
+        elif e.kind == "draw":
+            lines.append(f"Seat {e.seat} cannot play and draws {label(e.tile)}.")
+        elif e.kind == "knock":
+            lacks = " or ".join(map(str, e.suits))
+            lines.append(f"Seat {e.seat} knocks (holds no {lacks}).")
+        elif e.kind == "end":
+            pips = ", ".join(f"seat {s}: {p}" for s, p in enumerate(e.pips))
+            if e.how == "out":
+                out = next(x.seat for x in reversed(log.events) if x.kind == "play")
+                head = f"Seat {out} is out."
+            else:
+                head = "Blocked: nobody can play."
+            if e.winning_side < 0:
+                result = "A tie: no points."
+            else:
+                result = f"{_side_name(log, e.winning_side)} wins {e.points} points."
+            lines.append(f"{head} {result} Pips left: {pips}.")
+    return "\n".join(lines)

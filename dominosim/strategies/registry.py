@@ -1,0 +1,73 @@
+"""The strategy registry: every built-in strategy's name, kind, compiled code and what it needs.
+
+This is the one table of built-in names. The compiled engine (:mod:`dominosim.fast.params`) takes
+its codes from here, the batch runner checks a sweep's line-ups against it, and
+:mod:`dominosim.strategies.lineup` builds the Python strategies in its order. The codes are part of
+the compiled kernels' dispatch: never renumber them.
+
+Examples
+--------
+>>> STRATEGY_CODES["ismcts"].kind, STRATEGY_CODES["ismcts"].code
+('search', 8)
+>>> SEARCHES
+('mc', 'ismcts', 'mc_omniscient', 'ismcts_omniscient')
+>>> kind_of("bully")
+'style'
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+KINDS = ("random", "style", "search")
+"""What a built-in is: uniform random, a deterministic style, or a search with a budget."""
+
+
+class StrategyCode(NamedTuple):
+    """A built-in strategy as the engines know it."""
+
+    code: int
+    kind: str
+    searches: bool = False
+    tree: bool = False  # the search keeps a tree (ismcts)
+    omniscient: bool = False
+
+
+STRATEGY_CODES = {
+    "random": StrategyCode(0, "random"),
+    "bully": StrategyCode(1, "style"),
+    "doubles": StrategyCode(2, "style"),
+    "accompanied": StrategyCode(3, "style"),
+    "stitcher": StrategyCode(4, "style"),
+    "counter": StrategyCode(5, "style"),
+    "partner": StrategyCode(6, "style"),
+    "mc": StrategyCode(7, "search", searches=True),
+    "ismcts": StrategyCode(8, "search", searches=True, tree=True),
+    "mc_omniscient": StrategyCode(9, "search", searches=True, omniscient=True),
+    "ismcts_omniscient": StrategyCode(10, "search", searches=True, tree=True, omniscient=True),
+}
+"""Every built-in strategy by name, in the order of its compiled code (the kernels dispatch on it)."""
+
+NAMES = tuple(STRATEGY_CODES)
+"""Every built-in name, in code order."""
+SEARCHES = tuple(name for name, c in STRATEGY_CODES.items() if c.searches)
+"""The built-in search strategies (:mod:`dominosim.strategies.search`); they take a budget: ``"mc:200"``."""
+STYLES = tuple(name for name, c in STRATEGY_CODES.items() if not c.searches)
+"""The built-ins that do not search: a rule each, thousands of times cheaper than a search."""
+
+
+def kind_of(name: str) -> str:
+    """The kind of built-in ``name``: one of :data:`KINDS`.
+
+    >>> kind_of("mc")
+    'search'
+    >>> kind_of("bulli")
+    Traceback (most recent call last):
+    ...
+    ValueError: The value for `name` must be a built-in strategy name (one of 'random', 'bully', 'doubles', 'accompanied', 'stitcher', 'counter', 'partner', 'mc', 'ismcts', 'mc_omniscient', 'ismcts_omniscient'), but 'bulli' was passed.
+    """
+    if name not in STRATEGY_CODES:
+        names = ", ".join(map(repr, NAMES))
+        raise ValueError(f"The value for `name` must be a built-in strategy name (one of {names}), "
+                         f"but {name!r} was passed.")
+    return STRATEGY_CODES[name].kind

@@ -1,0 +1,269 @@
+"""Search strategies: determinized Monte Carlo (``mc``) and information-set MCTS (``ismcts``).
+
+Both sample the tiles they cannot see uniformly from the deals consistent with everything public
+(hand sizes, plays, knocks, draws: :mod:`dominosim.strategies.sampler`, compiled in
+:mod:`dominosim.fast.consistent`), play positions out with uniform random players, and maximise the
+probability that their side wins the hand (a tie counted as half a win). The omniscient variants
+``mc_omniscient`` and ``ismcts_omniscient`` see the true hands instead (the boneyard's order stays
+unknown to them): they exist only for value-of-information experiments.
+
+Name them with their budget, ``"mc:200"`` (playouts per legal move, default 100) or
+``"ismcts:2000"`` (iterations, default 1000), or build them: ``MonteCarlo(playouts=200)``,
+``ISMCTS(iterations=2000, omniscient=True)``. Every decision draws one number from the seat's
+stream and seeds the whole search with it, so hands replay exactly. The search itself is compiled
+(:mod:`dominosim.fast.search`) and the same function serves both engines: the reference engine
+builds its arrays from the :class:`~dominosim.strategies.SeatView`, the compiled engine from its
+own state, so a search strategy plays the same moves in both. Under ``opening='any'`` the leader
+leads its heaviest tile, as the deterministic built-ins do.
+
+Examples
+--------
+>>> import dominosim as ds
+>>> rules = ds.Rules.preset("block", players=4)
+>>> hands = ds.simulate(rules, ["mc:20", "random", "mc:20", "random"], n_hands=40, seed=1)
+>>> same = ds.simulate(rules, [MonteCarlo(playouts=20), "random"] * 2, n_hands=40, seed=1,
+...                    engine="reference")
+>>> hands.equals(same)
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from ..records import max_events
+from ..reference.game import Move, layouts_before, playable_suits
+from ..rng import Stream
+from ..rules import Rules
+from ..tiles import tile_id
+from .styles import heaviest_move
+from .view import SeatView
+
+KINDS = {"mc": 0, "ismcts": 1}
+DEFAULT_BUDGET = {"mc": 100, "ismcts": 1000}
+MAX_BUDGET = {"mc": 100_000, "ismcts": 1_000_000}
+"""The largest budgets: 100,000 playouts per legal move (about half a second a decision) and
+1,000,000 iterations (a tree of about 150 MB per thread, seconds a decision)."""
+TABLE_STATES = 1 << 20
+"""The sampler's table keeps at most this many states over all its layers (16 MiB)."""
+
+
+def table_states(rules: Rules) -> int:
+    """How many states the consistent-deal table of a search may keep under ``rules``."""
+    return TABLE_STATES
+
+
+class SearchStrategy:
+    """A search strategy (see the module documentation); use :class:`MonteCarlo` or
+    :class:`ISMCTS`, or a name such as ``"mc:200"``.
+
+    Parameters
+    ----------
+    kind : {'mc', 'ismcts'}
+    budget : int, optional
+        Playouts per legal move (``mc``) or iterations (``ismcts``).
+    omniscient : bool
+        See the true hidden hands (value-of-information experiments only).
+    """
+
+    def __init__(self, kind: str, budget: int | None = None, omniscient: bool = False) -> None:
+        if kind not in KINDS:
+            raise ValueError(f"The value for `kind` must be one of 'mc', 'ismcts', but {kind!r} "
+                             "was passed.")
+        if budget is None:
+            budget = DEFAULT_BUDGET[kind]
+        if isinstance(budget, bool) or not isinstance(budget, (int, np.integer)) or \
+                not 1 <= budget <= MAX_BUDGET[kind]:
+            what = "playouts" if kind == "mc" else "iterations"
+            raise ValueError(f"The value for `{what}` must be an integer from 1 to "
+                             f"{MAX_BUDGET[kind]:,} (the cap dominosim.strategies.search.MAX_BUDGET"
+                             f"[{kind!r}]), but {budget!r} was passed.")
+        if not isinstance(omniscient, bool):
+            raise ValueError(f"The value for `omniscient` must be True or False, but "
+                             f"{omniscient!r} was passed.")
+        self.kind, self.budget, self.omniscient = kind, int(budget), omniscient
+        self.builtin = f"{kind}_omniscient" if omniscient else kind
+        self.name = f"{self.builtin}:{self.budget}"
+        self._scratch: dict[Rules, tuple] = {}
+
+    @classmethod
+    def from_name(cls, spec: str) -> SearchStrategy:
+        """``"mc"``, ``"mc:200"``, ``"ismcts_omniscient:500"`` and so on."""
+        name, _, budget = spec.partition(":")
+        omniscient = name.endswith("_omniscient")
+        kind = name.removesuffix("_omniscient")
+        if kind not in KINDS or (budget and not (budget.isascii() and budget.isdigit())):
+            raise ValueError(
+                "The value for `strategies` must name a search strategy as 'mc', 'ismcts', "
+                "'mc_omniscient' or 'ismcts_omniscient', optionally with ':<budget>' (a positive "
+                f"integer), but {spec!r} was passed.")
+        return cls(kind, int(budget) if budget else None, omniscient)
+
+    @property
+    def nodes(self) -> int:
+        """The size of the search tree (``ismcts``; 1 for ``mc``)."""
+        return self.budget + 1 if self.kind == "ismcts" else 1
+
+    def __repr__(self) -> str:
+        return f"SearchStrategy({self.name!r})"
+
+    def _arrays(self, rules: Rules) -> tuple:
+        if rules not in self._scratch:
+            from ..fast.search import make_search_scratch
+
+            self._scratch[rules] = (
+                make_search_scratch(rules.n_tiles, rules.players, max_events(rules), self.nodes,
+                                    table_states(rules)),
+                np.zeros((max_events(rules), 3), dtype=np.int64))
+        return self._scratch[rules]
+
+    def choose(self, view: SeatView, moves: Sequence[Move], rng: Stream) -> Move:
+        if moves[0].suit < 0:  # the lead under opening='any'
+            return max(moves, key=heaviest_move)
+        from ..fast.params import rule_params
+        from ..fast.search import decide
+        from ..fast.shape import Shape
+
+        rules = view.rules
+        ss, pub = self._arrays(rules)
+        board, n_pub = position_board(view, pub, self.omniscient)
+        n = len(moves)
+        move_arr = np.zeros((2, 2 * rules.n_tiles), dtype=np.int64)
+        move_arr[0, :n] = [tile_id(m.tile) for m in moves]
+        move_arr[1, :n] = [m.suit for m in moves]
+        state = np.array([rng._state], dtype=np.uint64)
+        k = int(decide(Shape.searching(rules), rule_params(rules), self.kind == "ismcts",
+                       self.omniscient, self.budget, view.seat, n, move_arr, board, pub, n_pub, ss,
+                       state))
+        rng._state = int(state[0])
+        if k < 0:
+            raise RuntimeError(search_error(rules, k))
+        return moves[k]
+
+
+def position_board(view: SeatView, pub: np.ndarray, omniscient: bool = False) -> tuple:
+    """The position as the compiled search reads it: a :class:`~dominosim.fast.board.Board` and
+    the length of the public log written into ``pub``. Only an ``omniscient`` view's hidden hands
+    and boneyard are filled in."""
+    from ..fast.board import (
+        AT_FIELDS,
+        BONE_END,
+        N_EMPTY,
+        N_ENDS,
+        N_SUITS,
+        OPEN_SUIT,
+        OUT,
+        SEAT,
+        SUIT_MASK,
+        Board,
+    )
+
+    rules = view.rules
+    p, t = rules.players, rules.n_tiles
+    hands = np.zeros((p, (t + 63) // 64), dtype=np.uint64)
+    bone = np.zeros(t, dtype=np.int64)
+    known = {view.seat: view.hand}
+    if omniscient:
+        if view.hidden is None:
+            raise ValueError("An omniscient strategy needs the hidden hands (SeatView.hidden), "
+                             "but the engine did not give them.")
+        all_hands, boneyard = view.hidden
+        known = dict(enumerate(all_hands))
+        bone[:len(boneyard)] = [tile_id(x) for x in boneyard]
+    counts = np.zeros(p, dtype=np.int64)
+    for seat, hand in known.items():
+        for x in hand:
+            i = tile_id(x)
+            hands[seat, i >> 6] |= np.uint64(1) << np.uint64(i & 63)
+    counts[:] = view.tile_counts
+    n_pub = public_log(view, pub)
+    ends, arms, n_empty, open_suit = open_ends(view)
+    at = np.zeros(len(AT_FIELDS), dtype=np.int64)
+    at[N_ENDS], at[N_EMPTY], at[OPEN_SUIT] = len(view.ends), n_empty, open_suit
+    at[SUIT_MASK] = sum(1 << v for v in set(view.ends))
+    at[BONE_END], at[SEAT], at[OUT] = view.boneyard_size, view.seat, -1
+    suit_count = np.bincount(ends[:len(view.ends)], minlength=N_SUITS).astype(np.int64)
+    return Board(hands, counts, np.zeros(p, dtype=np.int64), ends, arms, suit_count, bone, at), n_pub
+
+
+def search_error(rules: Rules, status: int) -> str:
+    """The message for a search's negative status."""
+    if status == -1:
+        return (f"A search strategy's table of consistent deals would need more than "
+                f"{table_states(rules):,} states in this position ({rules.players} players, "
+                f"double-{rules.max_pip}): too many seats and draws to count exactly; use fewer "
+                "players or a smaller set, or a strategy that does not search.")
+    return "No deal agrees with the public history of this hand (a bug in dominosim)."
+
+
+def MonteCarlo(playouts: int = 100, omniscient: bool = False) -> SearchStrategy:
+    """Determinized Monte Carlo: every legal move played out ``playouts`` times on consistent
+    deals (common to all moves); the best mean result for its side wins.
+
+    Examples
+    --------
+    >>> MonteCarlo(playouts=50).name
+    'mc:50'
+    """
+    return SearchStrategy("mc", playouts, omniscient)
+
+
+def ISMCTS(iterations: int = 1000, omniscient: bool = False) -> SearchStrategy:
+    """Single-observer information-set MCTS with ``iterations`` iterations (UCB1 with
+    availability counts, exploration 0.7); the root move visited most wins.
+
+    Examples
+    --------
+    >>> ISMCTS(iterations=500, omniscient=True).name
+    'ismcts_omniscient:500'
+    """
+    return SearchStrategy("ismcts", iterations, omniscient)
+
+
+def public_log(view: SeatView, out: np.ndarray) -> int:
+    """Write ``view``'s public history as the compiled sampler's log (see
+    :mod:`dominosim.fast.consistent`) into ``out``; return its length. A draw records the suits
+    then playable (the drawer held none of them), read from the game's own layout rules."""
+    from ..fast.consistent import PUB_DRAW, PUB_KNOCK, PUB_PLAY
+
+    n = 0
+    for ev, ends in layouts_before(view.rules, view.history):
+        if ev.kind == "play":
+            out[n] = PUB_PLAY, ev.seat, tile_id(ev.tile)
+        elif ev.kind == "draw":
+            out[n] = PUB_DRAW, ev.seat, _suit_mask(playable_suits(view.rules, ends))
+        elif ev.kind == "knock":
+            out[n] = PUB_KNOCK, ev.seat, _suit_mask(ev.suits)
+        else:
+            continue
+        n += 1
+    return n
+
+
+def _suit_mask(suits: Any) -> int:
+    return sum(1 << v for v in set(suits))
+
+
+def open_ends(view: SeatView) -> tuple[np.ndarray, np.ndarray, int, int]:
+    """The open ends as the compiled engine keeps them: suits, unfilled arms, how many arms are
+    unfilled, and the opening suit."""
+    from ..fast.board import MAX_ENDS
+
+    ends = np.zeros(MAX_ENDS, dtype=np.int64)
+    arms = np.zeros(MAX_ENDS, dtype=np.bool_)
+    ends[:len(view.ends)] = view.ends
+    arms[:len(view.layout)] = [e.empty_arm for e in view.layout]
+    first = next(e for e in view.history if e.kind == "play")
+    return ends, arms, int(arms.sum()), first.ends[0]
+
+
+def resolve_search(spec: Any) -> SearchStrategy | None:
+    """A :class:`SearchStrategy` from a name like ``"mc:200"`` or an instance; None otherwise."""
+    if isinstance(spec, SearchStrategy):
+        return spec
+    if isinstance(spec, str) and spec.partition(":")[0].removesuffix("_omniscient") in KINDS:
+        return SearchStrategy.from_name(spec)
+    return None

@@ -1,0 +1,233 @@
+"""The package layout holds: each module imports only from its own layer or below, no import circles,
+no private names imported across modules, analysis reads records only, and the old module paths
+still work for a release with a deprecation warning.
+
+The imports are read from the source with :mod:`ast`, every one of them: at the top of a module,
+inside functions, under ``TYPE_CHECKING``, and ``import_module("...")`` calls with a literal name.
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib
+import sys
+import warnings
+from pathlib import Path
+
+import pytest
+
+PACKAGE = Path(__file__).resolve().parent.parent / "dominosim"
+
+# The layers of docs/design.md, lowest first. A module is placed by the longest prefix listed.
+LAYERS = {
+    # 1. tiles, randomness and the shared helpers that know no game
+    "dominosim.tiles": 1, "dominosim.rng": 1, "dominosim.sides": 1, "dominosim.checks": 1,
+    "dominosim.display": 1, "dominosim.progress": 1,
+    "dominosim.strategies.registry": 1,
+    "dominosim.fast.jit": 1, "dominosim.fast.bits": 1, "dominosim.fast.gates": 1,
+    "dominosim.fast.rng": 1,
+    # 2. rules and what the records of a hand are
+    "dominosim.rules": 2, "dominosim.records": 2, "dominosim.stats": 2, "dominosim.summary": 2,
+    "dominosim.fast.params": 2, "dominosim.fast.shape": 2, "dominosim.fast.board": 2,
+    # 3. the game state, one per engine (and the transcript, which reads a hand log)
+    "dominosim.reference.game": 3, "dominosim.reference.transcript": 3,
+    "dominosim.fast.turn": 3, "dominosim.fast.model": 3, "dominosim.fast.consistent": 3,
+    "dominosim.fast.search": 3,
+    # 4. strategies: a seat's view, the styles, the searches, plug-ins
+    "dominosim.strategies": 4, "dominosim.fast.styles": 4, "dominosim.fast.plugin": 4,
+    # 5. what plays hands: the hand loops of both engines and the simulation driver
+    "dominosim.reference": 5, "dominosim.fast": 5, "dominosim.simulation": 5,
+    # positions, the exact solver and move analysis (issue 14), and its compiled search
+    "dominosim.solver": 5, "dominosim.fast.solve": 5,
+    # 6. what reads records or runs everything: analysis, plots, batch, reports, the command line;
+    #    the experiments play hands and read them with the analysis
+    "dominosim.simulation.experiments": 6, "dominosim.analysis": 6, "dominosim.plots": 6,
+    "dominosim.batch": 6, "dominosim.report": 6, "dominosim.cli": 6, "dominosim.__main__": 6,
+    # 7. the public face: the package itself and the deprecated aliases of moved modules
+    "dominosim": 7,
+}
+DEPRECATED = {
+    "dominosim.api": "dominosim.simulation.play",
+    "dominosim.check": "dominosim.simulation.check",
+    "dominosim.duplicate": "dominosim.simulation.duplicate",
+    "dominosim.game": "dominosim.reference.game",
+    "dominosim.sampler": "dominosim.strategies.sampler",
+    "dominosim.search": "dominosim.strategies.search",
+    "dominosim.transcript": "dominosim.reference.transcript",
+}
+# Imports upward, each for a stated reason; nothing else may import upward.
+UPWARD = {
+    # a hand log's notebook display (_repr_html_) draws the table with the layout picture
+    ("dominosim.reference.hand", "dominosim.plots.tabletop"),
+    # HandLog.position(k), the documented way to a ds.Position, builds one on first use
+    ("dominosim.reference.hand", "dominosim.solver.position"),
+    # the version is written once, in dominosim/__init__.py, where the packaging metadata reads it
+    ("dominosim.cli", "dominosim"),
+    ("dominosim.batch.output", "dominosim"),
+}
+# Analysis reads records: it imports no engine, no strategy and nothing that plays hands...
+NOT_FOR_ANALYSIS = ("dominosim.reference", "dominosim.fast", "dominosim.strategies",
+                    "dominosim.simulation")
+# ...except that the package keeps the documented names ds.analysis.hand_uncertainty and the rest
+# of the played experiments, forwarded on first use.
+ANALYSIS_FORWARDS = {("dominosim.analysis", "dominosim.simulation.experiments")}
+
+
+def _module_name(path: Path) -> str:
+    parts = list(path.relative_to(PACKAGE.parent).with_suffix("").parts)
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _exists(name: str) -> bool:
+    path = PACKAGE.parent / name.replace(".", "/")
+    return path.with_suffix(".py").exists() or (path / "__init__.py").exists()
+
+
+def _resolve(package: str, level: int, module: str | None) -> str:
+    base = package.split(".")[: len(package.split(".")) - level + 1]
+    return ".".join(base + ([module] if module else []))
+
+
+def _imports(path: Path, name: str | None = None) -> list[tuple[str, str]]:
+    """``(module, name)`` pairs imported by the file at ``path`` (the module ``name``): the name
+    is empty for a plain module import or a submodule (then ``module`` is the submodule)."""
+    name = name or _module_name(path)
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if isinstance(node, ast.ImportFrom):
+            module = _resolve(package, node.level, node.module) if node.level else node.module
+            for alias in node.names:
+                sub = f"{module}.{alias.name}"
+                found.append((sub, "") if _exists(sub) else (module, alias.name))
+        elif isinstance(node, ast.Import):
+            found += [(alias.name, "") for alias in node.names]
+        elif (isinstance(node, ast.Call) and getattr(node.func, "id", "") == "import_module"
+              and node.args and isinstance(node.args[0], ast.Constant)):
+            target = node.args[0].value
+            if target.startswith("."):
+                dots = len(target) - len(target.lstrip("."))
+                target = _resolve(package, dots, target[dots:] or None)
+            found.append((target, ""))
+    return [(m, n) for m, n in found if m == "dominosim" or m.startswith("dominosim.")]
+
+
+MODULES = {_module_name(p): p for p in sorted(PACKAGE.rglob("*.py"))}
+EDGES = {name: _imports(path) for name, path in MODULES.items()}
+
+
+def _layer(module: str) -> int:
+    if module in DEPRECATED:
+        return 8
+    best = max((key for key in LAYERS if module == key or module.startswith(key + ".")),
+               key=len, default=None)
+    assert best is not None, f"{module} has no layer: place it in LAYERS (tests/test_layers.py)"
+    return LAYERS[best]
+
+
+def test_every_module_has_a_layer():
+    assert len(MODULES) > 60
+    unplaced = [m for m in MODULES if m not in DEPRECATED
+                and not any(m == k or m.startswith(k + ".") for k in LAYERS)]
+    assert unplaced == []
+
+
+def test_no_two_modules_share_a_name_but_the_compiled_twins():
+    """A module's name tells which file to open: only the compiled engine's twin of a Python
+    module (``fast/rng.py``, ``fast/search.py``, ``fast/solve.py``, ``fast/styles.py``) shares its name (the
+    deprecated aliases are the same modules)."""
+    by_name: dict[str, list[str]] = {}
+    for name, path in MODULES.items():
+        if path.stem not in ("__init__", "__main__") and name not in DEPRECATED:
+            by_name.setdefault(path.stem, []).append(name)
+    shared = {stem: names for stem, names in by_name.items() if len(names) > 1}
+    assert {stem: sorted(names) for stem, names in shared.items()} == {
+        stem: sorted([f"dominosim.fast.{stem}", twin]) for stem, twin in (
+            ("rng", "dominosim.rng"), ("search", "dominosim.strategies.search"),
+            ("solve", "dominosim.solver.solve"), ("styles", "dominosim.strategies.styles"))}
+
+
+def test_each_module_imports_only_from_its_layer_or_below():
+    upward = sorted((source, target, _layer(source), _layer(target))
+                    for source, edges in EDGES.items() for target, _ in edges
+                    if _layer(target) > _layer(source) and (source, target) not in UPWARD)
+    assert upward == []
+
+
+def test_the_stated_upward_imports_are_still_needed():
+    for source, target in UPWARD:
+        assert target in {t for t, _ in EDGES[source]}, (source, target)
+
+
+def test_no_import_circles():
+    """No circle, leaving out the stated upward imports (each made inside a display hook, after
+    both modules are loaded)."""
+    graph = {m: {t for t, _ in edges if t in MODULES and t != m and (m, t) not in UPWARD}
+             for m, edges in EDGES.items()}
+    circles = []
+    for start in graph:
+        stack, seen = [(start, [start])], set()
+        while stack:
+            node, path = stack.pop()
+            for nxt in graph[node]:
+                if nxt == start:
+                    circles.append(path)
+                elif nxt not in seen:
+                    seen.add(nxt)
+                    stack.append((nxt, path + [nxt]))
+    assert circles == []
+
+
+def test_no_private_names_imported_across_modules():
+    private = sorted((source, target, name) for source, edges in EDGES.items()
+                     for target, name in edges
+                     if name.startswith("_") and name != "__version__"
+                     or any(part.startswith("_") and part not in ("__main__", "__init__")
+                            for part in target.split(".")))
+    assert private == []
+
+
+def test_analysis_reads_records_only():
+    crossing = sorted((source, target) for source, edges in EDGES.items() for target, _ in edges
+                      if source.startswith("dominosim.analysis")
+                      and target.startswith(NOT_FOR_ANALYSIS)
+                      and (source, target) not in ANALYSIS_FORWARDS)
+    assert crossing == []
+
+
+def test_the_checks_see_a_bad_module(tmp_path):
+    """A rules module that imports the simulation and a private name would fail the checks."""
+    bad = tmp_path / "rules.py"
+    bad.write_text("from .simulation.play import simulate\n"
+                   "def f():\n    from .rng import _hidden\n    return _hidden\n")
+    edges = _imports(bad, "dominosim.rules")
+    assert edges == [("dominosim.simulation.play", "simulate"), ("dominosim.rng", "_hidden")]
+    assert _layer("dominosim.simulation.play") > _layer("dominosim.rules")
+    assert _layer("dominosim.game") > _layer("dominosim") > _layer("dominosim.analysis.tables")
+
+
+@pytest.mark.parametrize("old, new", sorted(DEPRECATED.items()))
+def test_old_module_paths_warn_and_still_work(old, new):
+    sys.modules.pop(old, None)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        alias = importlib.import_module(old)
+    assert [w.category for w in caught] == [DeprecationWarning]
+    assert new in str(caught[0].message) and old in str(caught[0].message)
+    moved = importlib.import_module(new)
+    public = [k for k in vars(moved) if not k.startswith("__")]
+    assert public and all(getattr(alias, k) is getattr(moved, k) for k in public)
+
+
+def test_old_package_paths_still_work():
+    import dominosim.reference as reference
+    import dominosim.report as report
+    import dominosim.strategies as strategies
+    from dominosim.reference.hand import HandLog, play_hand
+    from dominosim.report.build import main
+    from dominosim.strategies.lineup import resolve
+
+    assert reference.HandLog is HandLog and reference.play_hand is play_hand
+    assert report.main is main and strategies.resolve is resolve
+    with pytest.raises(AttributeError):
+        reference.not_a_name  # noqa: B018
