@@ -17,7 +17,7 @@ Shape(words=1, line=True, draws=True, styles=False, plugins=False, events=False,
 
 from __future__ import annotations
 
-from concurrent.futures import ThreadPoolExecutor
+import threading
 from dataclasses import dataclass
 from typing import Any
 
@@ -162,12 +162,34 @@ def _blocks(n: int, threads: int) -> list[tuple[int, int]]:
 
 def _each_block(play, blocks: list[tuple[int, int]], threads: int) -> np.ndarray:
     """``play(b, lo, hi)`` for every block ``b``, on ``threads`` threads (the kernels release the
-    GIL); the statuses in block order."""
-    jobs = [(b, lo, hi) for b, (lo, hi) in enumerate(blocks)]
+    GIL); the statuses in block order.
+
+    The threads are daemons, taking blocks in turn: a run interrupted by Ctrl-C (see
+    :mod:`dominosim.simulation.play`) must not keep the interpreter from exiting, which the
+    workers of a :class:`concurrent.futures.ThreadPoolExecutor` would (they are joined at exit).
+    """
+    statuses = np.zeros(len(blocks), dtype=np.int64)
     if threads == 1:
-        return np.array([play(*job) for job in jobs], dtype=np.int64)
-    with ThreadPoolExecutor(threads) as pool:
-        return np.array(list(pool.map(lambda job: play(*job), jobs)), dtype=np.int64)
+        for b, (lo, hi) in enumerate(blocks):
+            statuses[b] = play(b, lo, hi)
+        return statuses
+    errors: list[BaseException] = []
+
+    def work(first: int) -> None:
+        try:
+            for b in range(first, len(blocks), threads):
+                statuses[b] = play(b, *blocks[b])
+        except BaseException as error:  # handed to the caller below
+            errors.append(error)
+
+    workers = [threading.Thread(target=work, args=(t,), daemon=True) for t in range(threads)]
+    for worker in workers:
+        worker.start()
+    for worker in workers:
+        worker.join()
+    if errors:
+        raise errors[0]
+    return statuses
 
 
 def play_rows(run: Run, seed: int, start: int, n: int,
