@@ -19,11 +19,12 @@ import sys
 from collections.abc import Callable
 
 PROG = "dominosim"
-HANDS_PER_SECOND_PER_CORE = 300_000
+HANDS_PER_SECOND_PER_CORE = 500_000
 """A round figure for the default sweep's random and bully players on the compiled engine (the
-README's 22 s for its 15 million hands on 2 cores, warm cache); only used to say roughly how long."""
-COMPILE_SECONDS = 130
-"""The engine's first compilation on a machine (about 2 min 10 s measured on 2 cores)."""
+README's 15 s for its 15 million hands on 2 cores, warm cache); only used to say roughly how long."""
+COMPILE_SECONDS = 60
+"""The engine's first compilation on a machine for the default sweep's six kernels (about a minute
+measured on 2 cores)."""
 
 
 def _batch(argv: list[str], prog: str) -> int:
@@ -67,7 +68,7 @@ def announce(cores: int | None = None) -> str:
 
     >>> print(announce(cores=2))  # doctest: +NORMALIZE_WHITESPACE
     dominosim: running the built-in sweep 'block_vs_draw' (Block against Draw): 30 cells x 500,000
-    hands = 15,000,000 hands into results/block_vs_draw/ on 2 cores, about 25 s, plus about 2 min
+    hands = 15,000,000 hands into results/block_vs_draw/ on 2 cores, about 15 s, plus about 60 s
     the first time on a machine to compile the engine; Ctrl-C stops it and the same command
     resumes (`dominosim --help` for the commands).
     """

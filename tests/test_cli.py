@@ -109,9 +109,9 @@ def test_sweep_file_or_batch_option_first_goes_to_batch(monkeypatch):
 
 def test_announce_time_scales_with_cores():
     one, four = cli.announce(cores=1), cli.announce(cores=4)
-    assert "on 1 cores, about 50 s," in one
+    assert "on 1 cores, about 30 s," in one
     assert "on 4 cores, about 10 s," in four
-    assert "plus about 2 min the first time" in one
+    assert "plus about 60 s the first time" in one
 
 
 def test_version_has_one_source():

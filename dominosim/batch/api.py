@@ -167,7 +167,7 @@ def _run(sweep: Sweep, store: Store, fresh: bool, jobs: int | None, client: Any,
         f"({len(done)} finished earlier), {sweep.total_hands:,} hands, into {store.root}")
     if todo:
         # load (the first time on a machine: compile) the engine before the clock of progress
-        log("loading the compiled engine (the first run on a machine compiles it, about two minutes)")
+        log("loading the compiled engine (the first run on a machine compiles a kernel per game family, about 10 s each)")
         warm = dataclasses.replace(todo[0], n=1)
         if client is not None:
             client.run(play, warm, 1)
