@@ -58,7 +58,7 @@ from .plugin import (
     call_plugin,
 )
 from .rng import below, deal_key, seat_key, shuffle
-from .search import decide
+from .search import SEARCH_TOO_MANY_STATES, decide
 from .styles import best_move, heaviest_lead
 from .turn import advance, open_with, partner_of, play, score
 
@@ -188,7 +188,7 @@ def choose(shape, rp, lineup, seat, n, psm, scratch, search):
         if lineup.budgets[seat] > 0:
             k = search_move(shape, rp, lineup, seat, n, board, scratch.log, moves, rng, search)
             if k < 0:
-                return ERR_SEARCH_STATES if k == -1 else ERR_SEARCH_DEAL, -1, -1
+                return ERR_SEARCH_STATES if k == SEARCH_TOO_MANY_STATES else ERR_SEARCH_DEAL, -1, -1
             return OK, moves[0, k], moves[1, k]
     if code == PLUGIN:
         k = plugin_move(shape, rp, lineup, board, scratch.notes, seat, n, moves, rng, scratch.seen)

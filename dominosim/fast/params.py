@@ -63,7 +63,6 @@ PLUGIN = 99
 """The code of a seat that plays a user's compiled strategy."""
 S_RANDOM, S_BULLY, S_DOUBLES, S_ACCOMPANIED, S_STITCHER, S_COUNTER, S_PARTNER = range(7)
 S_MC, S_ISMCTS, S_MC_OMNI, S_ISMCTS_OMNI = range(7, 11)
-SEARCH_CODES = tuple(c.code for c in STRATEGY_CODES.values() if c.searches)
 
 Lineup = namedtuple("Lineup", ["codes", "budgets", "plugins"])
 """By seat (``int64`` arrays): the strategy's code, its search budget (0 when it does not search)
