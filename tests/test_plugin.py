@@ -6,7 +6,7 @@ import numba
 import pytest
 
 import dominosim as ds
-from dominosim.fast.plugin import V_BONEYARD, V_HAND_OFFSET, V_TILE_COUNTS
+from dominosim.fast.plugin import V_BONEYARD, V_HAND_OFFSET, V_N_ENDS, V_OPENER, V_TILE_COUNTS
 from dominosim.fast.rng import below
 from dominosim.tiles import PIPS
 
@@ -70,6 +70,20 @@ def test_plugin_engines_agree_hand_for_hand(func):
         assert fast.equals(ref)
         assert ds.replay(rules, lineup, 3, 17, engine="fast").events == ds.replay(
             rules, lineup, 3, 17).events
+
+
+@numba.njit
+def _by_the_table(moves_tile, moves_suit, n_moves, view, rng):
+    """Chooses by what the view says of the table: before the lead, no opener and no ends."""
+    return (view[V_OPENER] + 1 + view[V_N_ENDS]) % n_moves
+
+
+def test_plugin_leading_under_opening_any_sees_an_empty_table_in_both_engines():
+    rules = ds.Rules.preset("block", players=2, opening="any", leader=0)
+    lineup = [ds.compiled_strategy(_by_the_table), "random"]
+    fast = ds.simulate(rules, lineup, n_hands=300, seed=4)
+    ref = ds.simulate(rules, lineup, n_hands=300, seed=4, engine="reference")
+    assert fast.equals(ref)
 
 
 def test_plugin_several_compiled_strategies_in_one_run_each_called_at_its_seat():

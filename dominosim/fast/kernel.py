@@ -245,6 +245,9 @@ def start_hand(shape, rp, lineup, base, scratch):
                 notes.played[s, v] = 0
     if rp.open_any:
         seat = rp.leader
+        board.at[N_ENDS], board.at[OPENER] = 0, -1  # what a plug-in sees before the lead
+        for v in range(N_SUITS):
+            board.suit_count[v] = 0
         status, tile = choose_lead(shape, rp, lineup, seat, scratch)
         if status != OK:
             return status, redeals
