@@ -93,8 +93,8 @@ def prepare(rules: Rules, strategies: Any, *, events: bool = False) -> Run:
     codes, budgets, plugins = zip(*(_code(s) for s in seats), strict=True)
     lineup = lineup_arrays(codes, budgets, plugins)
     searching = [c for c in seats if resolve_search(c) is not None]
-    styles = any(c not in (STRATEGY_CODES["random"].code, PLUGIN) and not
-                 _is_search(c) for c in codes) or PLUGIN in codes
+    style_codes = {c.code for c in STRATEGY_CODES.values() if c.kind == "style"}
+    styles = PLUGIN in codes or any(c in style_codes for c in codes)  # a plug-in's view reads them
     shape = Shape.of(rules, styles=styles, plugins=PLUGIN in codes, events=events,
                      searches=bool(searching))
     dims = None
@@ -103,10 +103,6 @@ def prepare(rules: Rules, strategies: Any, *, events: bool = False) -> Run:
         dims = np.array([max_events(rules), nodes, table_states(rules)], dtype=np.int64)
     names = tuple(getattr(s, "name", str(s)) for s in seats)
     return Run(rules, rule_params(rules), lineup, shape, dims, names)
-
-
-def _is_search(code: int) -> bool:
-    return any(c.code == code and c.searches for c in STRATEGY_CODES.values())
 
 
 def _threads(n_jobs: int | None) -> int:

@@ -125,8 +125,8 @@ def _copy_position(core, rp, board, ss):
         work.suit_count[v] = board.suit_count[v]
     for i in range(ss.root.shape[0]):
         work.at[i] = ss.root[i]
-    for i in range(ss.root[BONE_END]):
-        work.bone[i] = dealt.bone[i]
+    for i in range(ss.root[BONE_END]):  # a copy, not a shared array: the entry points promise
+        work.bone[i] = dealt.bone[i]     # LLVM that their arrays do not alias (jit.jit_entry)
 
 
 @jit_kernel
