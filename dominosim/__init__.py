@@ -21,7 +21,7 @@ from .simulation.play import replay, simulate, simulate_matches
 from .solver import Position, Solution, analyze, exact, solve
 from .strategies.lineup import BUILTINS, SEARCHES, STYLES
 from .strategies.plugins import CompiledStrategy, compiled_strategy
-from .strategies.search import ISMCTS, MonteCarlo, SearchStrategy
+from .strategies.search import ISMCTS, PIMC, MonteCarlo, SearchStrategy
 from .strategies.view import SeatView
 from .summary import Summary
 
@@ -34,6 +34,7 @@ __all__ = [
     "BUILTINS",
     "ISMCTS",
     "MonteCarlo",
+    "PIMC",
     "SEARCHES",
     "STYLES",
     "SearchStrategy",

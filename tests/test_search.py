@@ -19,6 +19,7 @@ from dominosim.fast import consistent as fc
 from dominosim.fast import kernel as k
 from dominosim.fast import search as fs
 from dominosim.fast import turn as ft
+from dominosim.fast import worlds as fw
 from dominosim.fast.engine import max_events
 from dominosim.fast.params import rule_params
 from dominosim.fast.rng import seat_key
@@ -115,9 +116,12 @@ def test_compiled_sampler_distribution_matches_brute_force(rules, uneven):
 
 
 def test_search_scratch_has_the_sizes_asked_for():
-    for t, p, e, nodes, states in ((28, 4, 200, 1001, 1 << 20), (136, 10, 2000, 1, 5),
-                                   (6, 2, 0, 0, 0)):
-        ss = fs.make_search_scratch(t, p, e, nodes, states)
+    for t, p, e, nodes, states, bits in ((28, 4, 200, 1001, 1 << 20, 0), (136, 10, 2000, 1, 5, 0),
+                                         (6, 2, 0, 0, 0, 0), (28, 4, 200, 1, 1 << 20, 12)):
+        ss = fw.make_search_scratch(t, p, e, nodes, states, bits)
+        assert (ss.stack is None) == (bits == 0)
+        if bits:
+            assert ss.stack.tt_key.shape == (1 << bits,) and ss.stack.hands.shape == (t + 3, p, 1)
         assert ss.tree.shape == (8, max(nodes, 1)) and ss.value.shape == (max(nodes, 1),)
         assert ss.sampler.codes.shape == (max(states, 1),)
         assert ss.sampler.cons.shape == (4, e + p)
@@ -306,7 +310,7 @@ def test_honest_search_ignores_the_hidden_tiles():
         board, n_pub = position_board(view, pub, omniscient=with_hidden)
         assert (board.hands.sum() > 0) and (board.bone.any() == with_hidden)
         rng = np.array([77], dtype=np.uint64)
-        picks.append((fs.decide(Shape.searching(rules), rp, False, False, 20, seat, len(moves), arr,
+        picks.append((fs.decide(Shape.searching(rules), rp, fs.MC, False, 20, seat, len(moves), arr,
                                 board, pub, n_pub, ss, rng), int(rng[0])))
     assert picks[0] == picks[1]
 

@@ -48,8 +48,8 @@ from .driver import logged, rows_of, summary_width, sums_of
 from .params import PLUGIN, STRATEGY_CODES, Lineup, Params, lineup_arrays, rule_params
 from .plugin import CompiledStrategy, raise_plugin_fault
 from .rng import deal_key, shuffle
-from .search import make_search_scratch
 from .shape import Shape
+from .worlds import make_search_scratch
 
 BLOCKS_PER_THREAD = 8
 
@@ -99,8 +99,9 @@ def prepare(rules: Rules, strategies: Any, *, events: bool = False) -> Run:
                      searches=bool(searching))
     dims = None
     if searching:
-        nodes = max(s.nodes for s in map(resolve_search, searching))
-        dims = np.array([max_events(rules), nodes, table_states(rules)], dtype=np.int64)
+        found = [resolve_search(c) for c in searching]
+        dims = np.array([max_events(rules), max(s.nodes for s in found), table_states(rules),
+                         max(s.table_bits for s in found)], dtype=np.int64)
     names = tuple(getattr(s, "name", str(s)) for s in seats)
     return Run(rules, rule_params(rules), lineup, shape, dims, names)
 
@@ -122,8 +123,9 @@ def _check_status(run: Run, status: np.ndarray) -> None:
     code = int(bad[0]) & 255
     if code == k.ERR_REDEALS:
         raise RuntimeError(f"No double was dealt in {k.MAX_REDEALS} deals of one hand.")
-    if code in (k.ERR_SEARCH_STATES, k.ERR_SEARCH_DEAL):
-        raise RuntimeError(search_error(run.rules, -1 if code == k.ERR_SEARCH_STATES else -2))
+    if code in (k.ERR_SEARCH_STATES, k.ERR_SEARCH_DEAL, k.ERR_SEARCH_SOLVER):
+        raise RuntimeError(search_error(run.rules, {k.ERR_SEARCH_STATES: -1, k.ERR_SEARCH_DEAL: -2,
+                                                    k.ERR_SEARCH_SOLVER: -3}[code]))
     if code == k.ERR_PLUGIN:
         raise_plugin_fault([int(a) for a in run.lineup.plugins])  # a recorded fault, if any
         seat = (int(bad[0]) >> 8) & 255

@@ -44,7 +44,7 @@ from .board import (
 )
 from .gates import gate
 from .jit import jit, jit_helper, jit_kernel
-from .params import PLUGIN, S_ISMCTS, S_ISMCTS_OMNI, S_MC_OMNI, S_RANDOM
+from .params import PLUGIN, S_ISMCTS, S_ISMCTS_OMNI, S_MC_OMNI, S_PIMC, S_RANDOM
 from .plugin import (
     V_BONEYARD,
     V_HAND_OFFSET,
@@ -58,7 +58,7 @@ from .plugin import (
     call_plugin,
 )
 from .rng import below, deal_key, seat_key, shuffle
-from .search import SEARCH_TOO_MANY_STATES, decide
+from .search import ISMCTS, MC, PIMC, SEARCH_SOLVER_LIMIT, SEARCH_TOO_MANY_STATES, decide
 from .styles import best_move, heaviest_lead
 from .turn import advance, open_with, partner_of, play, score
 
@@ -74,10 +74,11 @@ def n_record_cols(players: int) -> int:
 
 
 # ---------------------------------------------------------------- status codes
-STATUSES = ("ok", "redeals", "log_full", "plugin", "search_states", "search_deal")
+STATUSES = ("ok", "redeals", "log_full", "plugin", "search_states", "search_deal", "search_solver")
 """The one status vocabulary of the compiled engine (a status is an index into it; a plug-in's
 fault carries its seat and the value it returned above the low byte, see :func:`plugin_fault`)."""
-OK, ERR_REDEALS, ERR_LOG_FULL, ERR_PLUGIN, ERR_SEARCH_STATES, ERR_SEARCH_DEAL = range(len(STATUSES))
+OK, ERR_REDEALS, ERR_LOG_FULL, ERR_PLUGIN, ERR_SEARCH_STATES, ERR_SEARCH_DEAL, ERR_SEARCH_SOLVER = \
+    range(len(STATUSES))
 MAX_REDEALS = 1_000_000
 
 Scratch = namedtuple("Scratch", ["board", "notes", "log", "moves", "rng", "seen"])
@@ -163,14 +164,23 @@ plugin_move = gate("plugins", ask_plugin, -1)
 """:func:`ask_plugin` in the kernels where a seat plays a plug-in (-1 elsewhere)."""
 
 
+@jit_helper
+def search_status(k):
+    """The kernel's status for a search's negative status ``k``."""
+    if k == SEARCH_TOO_MANY_STATES:
+        return ERR_SEARCH_STATES
+    return ERR_SEARCH_SOLVER if k == SEARCH_SOLVER_LIMIT else ERR_SEARCH_DEAL
+
+
 @jit_kernel
 def search_move(shape, rp, lineup, seat, n, board, log, moves, rng, search):
     """The index of a search strategy's move among the ``n`` moves in ``moves``, or a negative
     status of the search."""
     code = lineup.codes[seat]
-    return decide(shape.core, rp, code == S_ISMCTS or code == S_ISMCTS_OMNI,
-                  code == S_MC_OMNI or code == S_ISMCTS_OMNI, lineup.budgets[seat], seat, n, moves,
-                  board, log.pub, log.count[1], search, rng[seat:seat + 1])
+    method = ISMCTS if code == S_ISMCTS or code == S_ISMCTS_OMNI else PIMC if code == S_PIMC else MC
+    return decide(shape.core, rp, method, code == S_MC_OMNI or code == S_ISMCTS_OMNI,
+                  lineup.budgets[seat], seat, n, moves, board, log.pub, log.count[1], search,
+                  rng[seat:seat + 1])
 
 
 @jit_helper
@@ -188,7 +198,7 @@ def choose(shape, rp, lineup, seat, n, psm, scratch, search):
         if lineup.budgets[seat] > 0:
             k = search_move(shape, rp, lineup, seat, n, board, scratch.log, moves, rng, search)
             if k < 0:
-                return ERR_SEARCH_STATES if k == SEARCH_TOO_MANY_STATES else ERR_SEARCH_DEAL, -1, -1
+                return search_status(k), -1, -1
             return OK, moves[0, k], moves[1, k]
     if code == PLUGIN:
         k = plugin_move(shape, rp, lineup, board, scratch.notes, seat, n, moves, rng, scratch.seen)

@@ -14,7 +14,7 @@ Examples
 >>> int(rp.players), int(rp.hand_size), bool(rp.draw == DRAW_UNTIL), int(rp.tiles)
 (3, 5, True, 28)
 >>> STRATEGY_CODES["ismcts"]
-StrategyCode(code=8, kind='search', searches=True, tree=True, omniscient=False)
+StrategyCode(code=8, kind='search', searches=True, tree=True, omniscient=False, solves=False)
 """
 
 from __future__ import annotations
@@ -62,7 +62,7 @@ def rule_params(rules: Rules) -> Params:
 PLUGIN = 99
 """The code of a seat that plays a user's compiled strategy."""
 S_RANDOM, S_BULLY, S_DOUBLES, S_ACCOMPANIED, S_STITCHER, S_COUNTER, S_PARTNER = range(7)
-S_MC, S_ISMCTS, S_MC_OMNI, S_ISMCTS_OMNI = range(7, 11)
+S_MC, S_ISMCTS, S_MC_OMNI, S_ISMCTS_OMNI, S_PIMC = range(7, 12)
 
 Lineup = namedtuple("Lineup", ["codes", "budgets", "plugins"])
 """By seat (``int64`` arrays): the strategy's code, its search budget (0 when it does not search)

@@ -28,65 +28,26 @@ Randomness: one ``next64`` of the seat's stream per decision seeds everything th
 
 from __future__ import annotations
 
-from collections import namedtuple
-
 import numpy as np
 
-from ..rng import GAMMA
-from .board import (
-    AT_FIELDS,
-    BONE_END,
-    BONE_POS,
-    KNOCKED,
-    N_ENDS,
-    N_SUITS,
-    OUT,
-    SEAT,
-    fill_moves,
-    give,
-    holds,
-    kth_move,
-    make_board,
-    make_log,
-    make_notes,
-)
-from .consistent import draw_deal, make_sampler_scratch, prepare
-from .jit import jit, jit_kernel
-from .rng import below, mix64, next64, shuffle
+from .board import OUT, SEAT, fill_moves, holds, kth_move
+from .jit import jit_kernel
+from .pimc import SEARCH_NO_DEAL, SEARCH_SOLVER_LIMIT, SEARCH_TOO_MANY_STATES, pimc_move  # noqa: F401
+from .rng import below, mix64, next64
 from .turn import advance, play, playable_suits, score, side_of
+from .worlds import (
+    STREAM,
+    copy_position,
+    determinize,
+    seed_streams,
+    set_root,
+)
 
 EXPLORATION = 0.7
 # node fields of the tree
 N_PARENT, N_TILE, N_SUIT, N_SEAT, N_CHILD, N_SIBLING, N_VISITS, N_AVAIL = range(8)
-# statuses of decide (an index >= 0 is a move)
-SEARCH_TOO_MANY_STATES = -1
-SEARCH_NO_DEAL = -2
-_STREAM = np.uint64(GAMMA)
-"""A decision's streams are spaced by the generator's increment: playout ``k`` of ``mc`` keys
-``mix64(seed + (k + 1) * GAMMA)``, seat ``s`` of a playout ``mix64(key + s * GAMMA)``, the sampler
-``mix64(seed)`` (see :mod:`dominosim.rng`)."""
-
-SearchScratch = namedtuple("SearchScratch", ["dealt", "work", "root", "notes", "log", "rng",
-                                             "totals", "moves", "tree", "value", "sampler"])
-"""What a decision works in: ``dealt`` (the determinization: every hand and the boneyard in draw
-order), ``work`` (the position being played out), ``root`` (the decision's scalars), ``notes`` and
-``log`` (the playouts', which keep nothing), the streams (one per seat, then the sampler's),
-``totals`` (``mc``: the reward of each move), ``moves``, ``tree`` and ``value`` (``ismcts``) and the
-consistent-deal ``sampler``."""
-
-
-@jit
-def make_search_scratch(t, p, n_events, nodes, states):
-    """A :class:`SearchScratch` for ``t`` tiles, ``p`` seats, a public log of ``n_events`` rows,
-    a tree of ``nodes`` nodes and a sampler table of ``states`` states (allocated once per block
-    of hands)."""
-    return SearchScratch(make_board(t, p), make_board(t, p), np.zeros(len(AT_FIELDS), np.int64),
-                         make_notes(p), make_log(0, 0), np.zeros(p + 1, np.uint64),
-                         np.zeros(2 * t, np.float64), np.zeros((2, 2 * t), np.int64),
-                         np.zeros((8, max(nodes, 1)), np.int64), np.zeros(max(nodes, 1), np.float64),
-                         make_sampler_scratch(t, p, n_events, states))
-
-
+MC, ISMCTS, PIMC = range(3)
+"""The search methods :func:`decide` dispatches on."""
 # ---------------------------------------------------------------- playouts
 @jit_kernel
 def playout(core, rp, board, notes, log, rng):
@@ -110,55 +71,6 @@ def reward(rp, winner, seat):
     return 1.0 if winner == side_of(rp, seat) else 0.0
 
 
-# ---------------------------------------------------------------- positions
-@jit_kernel
-def _copy_position(core, rp, board, ss):
-    """The determinization and the decision's open ends into the position being played."""
-    dealt, work = ss.dealt, ss.work
-    for s in range(rp.players):
-        for w in range(core.words):
-            work.hands[s, w] = dealt.hands[s, w]
-        work.counts[s], work.pips[s] = dealt.counts[s], dealt.pips[s]
-    for i in range(ss.root[N_ENDS]):
-        work.ends[i], work.arms[i] = board.ends[i], board.arms[i]
-    for v in range(N_SUITS):
-        work.suit_count[v] = board.suit_count[v]
-    for i in range(ss.root.shape[0]):
-        work.at[i] = ss.root[i]
-    for i in range(ss.root[BONE_END]):  # a copy, not a shared array: the entry points promise
-        work.bone[i] = dealt.bone[i]     # LLVM that their arrays do not alias (jit.jit_entry)
-
-
-@jit_kernel
-def _determinize(core, rp, me, omniscient, board, ss):
-    """A deal of the hidden tiles into ``ss.dealt``; sets the boneyard's size in the root.
-
-    Honest: a uniform draw among the consistent deals (the table is ready). Omniscient: the true
-    hands and the true sleeping tiles in a fresh order."""
-    dealt = ss.dealt
-    if not omniscient:
-        ss.root[BONE_END] = draw_deal(rp, me, board.hands, ss.sampler, dealt, ss.rng, rp.players)
-        return
-    for s in range(rp.players):
-        dealt.counts[s], dealt.pips[s] = 0, 0
-        for w in range(core.words):
-            dealt.hands[s, w] = 0
-        for tile in range(rp.tiles):
-            if holds(board.hands, s, tile):
-                give(dealt, s, tile)
-    n = board.at[BONE_END] - board.at[BONE_POS]
-    for i in range(n):
-        dealt.bone[i] = board.bone[board.at[BONE_POS] + i]
-    shuffle(ss.rng, rp.players, dealt.bone, n)
-    ss.root[BONE_END] = n
-
-
-@jit_kernel
-def _seed_streams(rng, players, key):
-    for s in range(players):
-        rng[s] = mix64(key + np.uint64(s) * _STREAM)
-
-
 # ---------------------------------------------------------------- mc
 @jit_kernel
 def mc_decide(core, rp, me, omniscient, budget, n, moves, board, ss, seed):
@@ -167,11 +79,11 @@ def mc_decide(core, rp, me, omniscient, budget, n, moves, board, ss, seed):
     for m in range(n):
         totals[m] = 0.0
     for k in range(budget):
-        _determinize(core, rp, me, omniscient, board, ss)
-        key = mix64(seed + np.uint64(k + 1) * _STREAM)
+        determinize(core, rp, me, omniscient, board, ss)
+        key = mix64(seed + np.uint64(k + 1) * STREAM)
         for m in range(n):
-            _copy_position(core, rp, board, ss)
-            _seed_streams(ss.rng, rp.players, key)
+            copy_position(core, rp, board, ss)
+            seed_streams(ss.rng, rp.players, key)
             play(core, rp, work, ss.notes, ss.log, me, moves[0, m], moves[1, m])
             winner, _ = playout(core, rp, work, ss.notes, ss.log, ss.rng)
             totals[m] += reward(rp, winner, me)
@@ -271,10 +183,10 @@ def ismcts_decide(core, rp, me, omniscient, budget, n, moves, board, ss, seed):
     tree, value, work = ss.tree, ss.value, ss.work
     tree[N_PARENT, 0], tree[N_CHILD, 0], tree[N_SIBLING, 0], tree[N_VISITS, 0] = -1, -1, -1, 0
     n_nodes = 1
-    _seed_streams(ss.rng, rp.players, seed)
+    seed_streams(ss.rng, rp.players, seed)
     for _ in range(budget):
-        _determinize(core, rp, me, omniscient, board, ss)
-        _copy_position(core, rp, board, ss)
+        determinize(core, rp, me, omniscient, board, ss)
+        copy_position(core, rp, board, ss)
         node, n_nodes = _descend(core, rp, me, n, n_nodes, ss)
         winner, _ = playout(core, rp, work, ss.notes, ss.log, ss.rng)
         while node > 0:
@@ -292,25 +204,21 @@ def ismcts_decide(core, rp, me, omniscient, budget, n, moves, board, ss, seed):
 
 # ---------------------------------------------------------------- the entry point
 @jit_kernel
-def decide(core, rp, tree, omniscient, budget, me, n, moves, board, pub, n_pub, ss, seat_rng):
+def decide(core, rp, method, omniscient, budget, me, n, moves, board, pub, n_pub, ss, seat_rng):
     """The move of a search strategy for seat ``me`` among its ``n >= 2`` moves (in canonical
     order in ``moves``); returns its index or a negative status.
 
-    ``board``: the position; its hands are read only at row ``me`` and its boneyard not at all
-    unless ``omniscient``. ``pub[:n_pub]``: the public log. ``ss``: from
-    :func:`make_search_scratch`. One number is drawn from ``seat_rng[0]``.
+    ``method``: :data:`MC`, :data:`ISMCTS` or :data:`PIMC`. ``board``: the position; its hands
+    are read only at row ``me`` and its boneyard not at all unless ``omniscient``.
+    ``pub[:n_pub]``: the public log. ``ss``: from :func:`make_search_scratch` (with a solver's
+    stack for ``pimc``). One number is drawn from ``seat_rng[0]``.
     """
     seed = next64(seat_rng, 0)
-    root = ss.root
-    for i in range(root.shape[0]):
-        root[i] = board.at[i]
-    root[BONE_POS], root[BONE_END] = 0, board.at[BONE_END] - board.at[BONE_POS]
-    root[KNOCKED], root[SEAT], root[OUT] = 0, me, -1
-    ss.rng[rp.players] = mix64(seed)
-    if not omniscient:
-        states = prepare(rp, me, pub, n_pub, board.hands, board.counts, root[BONE_END], ss.sampler)
-        if states < 0:
-            return states
-    if tree:
+    states = set_root(rp, me, board, pub, n_pub, omniscient, ss, seed)
+    if states < 0:
+        return states
+    if method == PIMC:
+        return pimc_move(ss.stack, core, rp, me, budget, n, moves, board, ss, seed)
+    if method == ISMCTS:
         return ismcts_decide(core, rp, me, omniscient, budget, n, moves, board, ss, seed)
     return mc_decide(core, rp, me, omniscient, budget, n, moves, board, ss, seed)

@@ -258,19 +258,28 @@ def search(core, rp, st, alpha, beta):
             mode = NEXT
 
 
+@jit_kernel
+def solve_play(core, rp, st, seat, tile, suit):
+    """The exact value to the root side of ``seat`` playing ``tile`` on ``suit`` in the position
+    at level 0 (0 with ``ctl[C_ABORTED]`` set past the node limit)."""
+    copy_down(core, rp, st, 0)
+    play(core, rp, level(st, 1), st.notes, st.log, seat, tile, suit)
+    return search(core, rp, st, -INF, INF)
+
+
 @jit
 def solve_root(core, rp, st, seat, tiles, suits, kinds, values):
     """The exact value to the root side of each root move ``(tiles[i], suits[i])`` of ``seat``
     (``kinds``: a play, a lead or the highest double's opening) from the position at level 0.
     Returns False when the node limit was reached."""
     for i in range(tiles.shape[0]):
-        copy_down(core, rp, st, 0)
-        child = level(st, 1)
         if kinds[i] == KIND_PLAY:
-            play(core, rp, child, st.notes, st.log, seat, tiles[i], suits[i])
+            values[i] = solve_play(core, rp, st, seat, tiles[i], suits[i])
         else:
-            open_with(core, rp, child, st.notes, st.log, seat, tiles[i], kinds[i] == KIND_DOUBLE)
-        values[i] = search(core, rp, st, -INF, INF)
+            copy_down(core, rp, st, 0)
+            open_with(core, rp, level(st, 1), st.notes, st.log, seat, tiles[i],
+                      kinds[i] == KIND_DOUBLE)
+            values[i] = search(core, rp, st, -INF, INF)
         if st.ctl[C_ABORTED]:
             return False
     return True

@@ -7,12 +7,13 @@
   under ``random``, every deal, choice and draw enumerated;
 * :func:`analyze` (:mod:`~dominosim.solver.analyze`): every move's value from what one seat sees
   (perfect-information Monte Carlo or play-outs), with 95% intervals;
-* :class:`PIMC` (:mod:`~dominosim.solver.pimc`): the ``pimc`` strategy for the reference engine.
+* :func:`PIMC`: the ``pimc`` search strategy (defined with the other searches in
+  :mod:`dominosim.strategies.search`; it solves sampled worlds in both engines).
 """
 
+from ..strategies.search import PIMC
 from .analyze import analyze
 from .exact import exact
-from .pimc import PIMC
 from .position import Position, SeatView, position_of
 from .solve import Solution, solve
 

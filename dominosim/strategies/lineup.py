@@ -64,7 +64,7 @@ def resolve(strategy: Any) -> Strategy:
     >>> resolve("rnadom")
     Traceback (most recent call last):
     ...
-    ValueError: The value for `strategies` must be a built-in name (one of 'random', 'bully', 'doubles', 'accompanied', 'stitcher', 'counter', 'partner', 'mc', 'ismcts', 'mc_omniscient', 'ismcts_omniscient'; a search with a budget as 'mc:200'), an object with a choose(view, moves, rng) method, or a function, but 'rnadom' was passed.
+    ValueError: The value for `strategies` must be a built-in name (one of 'random', 'bully', 'doubles', 'accompanied', 'stitcher', 'counter', 'partner', 'mc', 'ismcts', 'mc_omniscient', 'ismcts_omniscient', 'pimc'; a search with a budget as 'mc:200'), an object with a choose(view, moves, rng) method, or a function, but 'rnadom' was passed.
     """
     if isinstance(strategy, str) and strategy in BUILTINS:
         return BUILTINS[strategy]()

@@ -10,7 +10,7 @@ Examples
 >>> STRATEGY_CODES["ismcts"].kind, STRATEGY_CODES["ismcts"].code
 ('search', 8)
 >>> SEARCHES
-('mc', 'ismcts', 'mc_omniscient', 'ismcts_omniscient')
+('mc', 'ismcts', 'mc_omniscient', 'ismcts_omniscient', 'pimc')
 >>> kind_of("bully")
 'style'
 """
@@ -31,6 +31,7 @@ class StrategyCode(NamedTuple):
     searches: bool = False
     tree: bool = False  # the search keeps a tree (ismcts)
     omniscient: bool = False
+    solves: bool = False  # the search solves sampled worlds (pimc)
 
 
 STRATEGY_CODES = {
@@ -45,13 +46,15 @@ STRATEGY_CODES = {
     "ismcts": StrategyCode(8, "search", searches=True, tree=True),
     "mc_omniscient": StrategyCode(9, "search", searches=True, omniscient=True),
     "ismcts_omniscient": StrategyCode(10, "search", searches=True, tree=True, omniscient=True),
+    "pimc": StrategyCode(11, "search", searches=True, solves=True),
 }
 """Every built-in strategy by name, in the order of its compiled code (the kernels dispatch on it)."""
 
 NAMES = tuple(STRATEGY_CODES)
 """Every built-in name, in code order."""
 SEARCHES = tuple(name for name, c in STRATEGY_CODES.items() if c.searches)
-"""The built-in search strategies (:mod:`dominosim.strategies.search`); they take a budget: ``"mc:200"``."""
+"""The built-in search strategies (:mod:`dominosim.strategies.search`); they take a budget: ``"mc:200"``,
+``"pimc:50"``."""
 STYLES = tuple(name for name, c in STRATEGY_CODES.items() if not c.searches)
 """The built-ins that do not search: a rule each, thousands of times cheaper than a search."""
 
@@ -64,7 +67,7 @@ def kind_of(name: str) -> str:
     >>> kind_of("bulli")
     Traceback (most recent call last):
     ...
-    ValueError: The value for `name` must be a built-in strategy name (one of 'random', 'bully', 'doubles', 'accompanied', 'stitcher', 'counter', 'partner', 'mc', 'ismcts', 'mc_omniscient', 'ismcts_omniscient'), but 'bulli' was passed.
+    ValueError: The value for `name` must be a built-in strategy name (one of 'random', 'bully', 'doubles', 'accompanied', 'stitcher', 'counter', 'partner', 'mc', 'ismcts', 'mc_omniscient', 'ismcts_omniscient', 'pimc'), but 'bulli' was passed.
     """
     if name not in STRATEGY_CODES:
         names = ", ".join(map(repr, NAMES))

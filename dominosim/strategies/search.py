@@ -42,11 +42,16 @@ from ..tiles import tile_id
 from .styles import heaviest_move
 from .view import SeatView
 
-KINDS = {"mc": 0, "ismcts": 1}
-DEFAULT_BUDGET = {"mc": 100, "ismcts": 1000}
-MAX_BUDGET = {"mc": 100_000, "ismcts": 1_000_000}
-"""The largest budgets: 100,000 playouts per legal move (about half a second a decision) and
-1,000,000 iterations (a tree of about 150 MB per thread, seconds a decision)."""
+KINDS = {"mc": 0, "ismcts": 1, "pimc": 2}
+"""The search methods by name, as :func:`dominosim.fast.search.decide` numbers them."""
+DEFAULT_BUDGET = {"mc": 100, "ismcts": 1000, "pimc": 50}
+MAX_BUDGET = {"mc": 100_000, "ismcts": 1_000_000, "pimc": 100_000}
+"""The largest budgets: 100,000 playouts per legal move (about half a second a decision),
+1,000,000 iterations (a tree of about 150 MB per thread, seconds a decision) and 100,000 solved
+worlds (minutes a decision early in a hand)."""
+BUDGET_NAMES = {"mc": "playouts", "ismcts": "iterations", "pimc": "samples"}
+TABLE_BITS = 18
+"""``pimc``'s transposition table holds ``2**18`` positions per thread (6.5 MB)."""
 TABLE_STATES = 1 << 20
 """The sampler's table keeps at most this many states over all its layers (16 MiB)."""
 
@@ -62,27 +67,29 @@ class SearchStrategy:
 
     Parameters
     ----------
-    kind : {'mc', 'ismcts'}
+    kind : {'mc', 'ismcts', 'pimc'}
     budget : int, optional
-        Playouts per legal move (``mc``) or iterations (``ismcts``).
+        Playouts per legal move (``mc``), iterations (``ismcts``) or sampled worlds (``pimc``).
     omniscient : bool
-        See the true hidden hands (value-of-information experiments only).
+        See the true hidden hands (value-of-information experiments only; not ``pimc``).
     """
 
     def __init__(self, kind: str, budget: int | None = None, omniscient: bool = False) -> None:
         if kind not in KINDS:
-            raise ValueError(f"The value for `kind` must be one of 'mc', 'ismcts', but {kind!r} "
-                             "was passed.")
+            raise ValueError(f"The value for `kind` must be one of 'mc', 'ismcts', 'pimc', but "
+                             f"{kind!r} was passed.")
         if budget is None:
             budget = DEFAULT_BUDGET[kind]
         if isinstance(budget, bool) or not isinstance(budget, (int, np.integer)) or \
                 not 1 <= budget <= MAX_BUDGET[kind]:
-            what = "playouts" if kind == "mc" else "iterations"
+            what = BUDGET_NAMES[kind]
             raise ValueError(f"The value for `{what}` must be an integer from 1 to "
                              f"{MAX_BUDGET[kind]:,} (the cap dominosim.strategies.search.MAX_BUDGET"
                              f"[{kind!r}]), but {budget!r} was passed.")
-        if not isinstance(omniscient, bool):
-            raise ValueError(f"The value for `omniscient` must be True or False, but "
+        if not isinstance(omniscient, bool) or (omniscient and kind == "pimc"):
+            allowed = "False for 'pimc' (it solves sampled worlds)" if kind == "pimc" else \
+                "True or False"
+            raise ValueError(f"The value for `omniscient` must be {allowed}, but "
                              f"{omniscient!r} was passed.")
         self.kind, self.budget, self.omniscient = kind, int(budget), omniscient
         self.builtin = f"{kind}_omniscient" if omniscient else kind
@@ -95,28 +102,34 @@ class SearchStrategy:
         name, _, budget = spec.partition(":")
         omniscient = name.endswith("_omniscient")
         kind = name.removesuffix("_omniscient")
-        if kind not in KINDS or (budget and not (budget.isascii() and budget.isdigit())):
+        if kind not in KINDS or (budget and not (budget.isascii() and budget.isdigit())) or \
+                (omniscient and kind == "pimc"):
             raise ValueError(
                 "The value for `strategies` must name a search strategy as 'mc', 'ismcts', "
-                "'mc_omniscient' or 'ismcts_omniscient', optionally with ':<budget>' (a positive "
-                f"integer), but {spec!r} was passed.")
+                "'mc_omniscient', 'ismcts_omniscient' or 'pimc', optionally with ':<budget>' (a "
+                f"positive integer), but {spec!r} was passed.")
         return cls(kind, int(budget) if budget else None, omniscient)
 
     @property
     def nodes(self) -> int:
-        """The size of the search tree (``ismcts``; 1 for ``mc``)."""
+        """The size of the search tree (``ismcts``; 1 otherwise)."""
         return self.budget + 1 if self.kind == "ismcts" else 1
+
+    @property
+    def table_bits(self) -> int:
+        """The solver's transposition table size as a power of two (``pimc``; 0: no solver)."""
+        return TABLE_BITS if self.kind == "pimc" else 0
 
     def __repr__(self) -> str:
         return f"SearchStrategy({self.name!r})"
 
     def _arrays(self, rules: Rules) -> tuple:
         if rules not in self._scratch:
-            from ..fast.search import make_search_scratch
+            from ..fast.worlds import make_search_scratch
 
             self._scratch[rules] = (
                 make_search_scratch(rules.n_tiles, rules.players, max_events(rules), self.nodes,
-                                    table_states(rules)),
+                                    table_states(rules), self.table_bits),
                 np.zeros((max_events(rules), 3), dtype=np.int64))
         return self._scratch[rules]
 
@@ -135,7 +148,7 @@ class SearchStrategy:
         move_arr[0, :n] = [tile_id(m.tile) for m in moves]
         move_arr[1, :n] = [m.suit for m in moves]
         state = np.array([rng._state], dtype=np.uint64)
-        k = int(decide(Shape.searching(rules), rule_params(rules), self.kind == "ismcts",
+        k = int(decide(Shape.searching(rules), rule_params(rules), KINDS[self.kind],
                        self.omniscient, self.budget, view.seat, n, move_arr, board, pub, n_pub, ss,
                        state))
         rng._state = int(state[0])
@@ -196,6 +209,12 @@ def search_error(rules: Rules, status: int) -> str:
                 f"{table_states(rules):,} states in this position ({rules.players} players, "
                 f"double-{rules.max_pip}): too many seats and draws to count exactly; use fewer "
                 "players or a smaller set, or a strategy that does not search.")
+    if status == -3:
+        from ..fast.pimc import WORLD_NODES
+
+        return (f"A sampled world of the 'pimc' strategy needed more than {WORLD_NODES:,} solver "
+                f"nodes ({rules.players} players, double-{rules.max_pip}): too large to solve "
+                "exactly; use 'mc' or 'ismcts' for this game.")
     return "No deal agrees with the public history of this hand (a bug in dominosim)."
 
 
@@ -221,6 +240,20 @@ def ISMCTS(iterations: int = 1000, omniscient: bool = False) -> SearchStrategy:
     'ismcts_omniscient:500'
     """
     return SearchStrategy("ismcts", iterations, omniscient)
+
+
+def PIMC(samples: int = 50) -> SearchStrategy:
+    """Perfect-information Monte Carlo with ``samples`` sampled worlds per decision: each world
+    (a deal of the hidden tiles, uniform among those consistent with the seat's view) is solved
+    exactly with every tile known (:func:`dominosim.solve`, objective ``win``), and the move of
+    best mean value is played (the first in canonical order on a tie).
+
+    Examples
+    --------
+    >>> PIMC(samples=20).name
+    'pimc:20'
+    """
+    return SearchStrategy("pimc", samples)
 
 
 def public_log(view: SeatView, out: np.ndarray) -> int:
