@@ -32,13 +32,15 @@ LAYERS = {
     # 3. the game state, one per engine (and the transcript, which reads a hand log)
     "dominosim.reference.game": 3, "dominosim.reference.transcript": 3,
     "dominosim.fast.turn": 3, "dominosim.fast.model": 3, "dominosim.fast.consistent": 3,
-    "dominosim.fast.search": 3,
+    "dominosim.fast.search": 3, "dominosim.fast.worlds": 3,
+    # the compiled solver is a search too: the ``pimc`` strategy solves sampled worlds with it
+    "dominosim.fast.solve": 3, "dominosim.fast.pimc": 3,
     # 4. strategies: a seat's view, the styles, the searches, plug-ins
     "dominosim.strategies": 4, "dominosim.fast.styles": 4, "dominosim.fast.plugin": 4,
     # 5. what plays hands: the hand loops of both engines and the simulation driver
     "dominosim.reference": 5, "dominosim.fast": 5, "dominosim.simulation": 5,
     # positions, the exact solver and move analysis (issue 14), and its compiled search
-    "dominosim.solver": 5, "dominosim.fast.solve": 5,
+    "dominosim.solver": 5,
     # 6. what reads records or runs everything: analysis, plots, batch, reports, the command line;
     #    the experiments play hands and read them with the analysis
     "dominosim.simulation.experiments": 6, "dominosim.analysis": 6, "dominosim.plots": 6,

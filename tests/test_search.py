@@ -37,7 +37,7 @@ from dominosim.strategies.search import (
 )
 from dominosim.tiles import tile_id, tile_of
 
-SEARCHES = ["mc:5", "ismcts:60", "mc_omniscient:5", "ismcts_omniscient:60"]
+SEARCHES = ["mc:5", "ismcts:60", "mc_omniscient:5", "ismcts_omniscient:60", "pimc:3"]
 
 
 def _prepared(view):

@@ -11,6 +11,8 @@ import copy
 import random
 
 import matplotlib
+import numpy as np
+import pandas as pd
 import pytest
 
 import dominosim as ds
@@ -286,6 +288,59 @@ def test_pimc_with_nothing_hidden_equals_the_solver():
     assert (table["win_low"] == table["win"]).all() and (table["win_high"] == table["win"]).all()
 
 
+@pytest.mark.parametrize("players", [2, 3])
+def test_pimc_analysis_agrees_with_the_solver_over_every_consistent_world(players):
+    # the exact pimc value of a move: the solved value averaged over every hidden history
+    # consistent with the seat's view (enumerated apart, weighted by its number of histories)
+    from test_sampler import _brute
+
+    from dominosim.solver.solve import solve_state
+    from dominosim.strategies.view import view_of
+
+    rules = ds.Rules.preset("block", players=players, max_pip=3, hand_size=3)
+    checked = 0
+    for hand in range(12):
+        log = ds.replay(rules, "random", seed=5, hand=hand, engine="reference")
+        for k in range(2, len(log.events)):
+            position = log.position(k).settled()
+            if position.over or not position.opened or len(position.legal_moves()) < 2:
+                continue
+            seat, moves = position.to_move, position.legal_moves()
+            found = _brute(view_of(position.state, seat), log.deals[-1][0][seat])
+            total = sum(found.values())
+            exact = np.zeros(len(moves))
+            for (others, boneyard), weight in found.items():
+                world = copy.deepcopy(position.state)
+                for s, hand_now in zip([s for s in range(players) if s != seat], others, strict=True):
+                    world.hands[s] = list(hand_now)
+                world.boneyard = sorted(boneyard)
+                exact += weight * solve_state(world, moves, "win")[0] / 2
+            exact /= total
+            table = ds.analyze(position, budget=2000, seed=hand, precision=0.01)
+            se = (table["win_high"] - table["win"]) / 1.959963984540054
+            assert (abs(table["win"] - exact) <= 4 * se + 1e-9).all(), (hand, k)
+            checked += 1
+            break
+    assert checked >= 8
+
+
+def test_pimc_analysis_does_not_depend_on_the_threads():
+    rules = ds.Rules.preset("block", players=4)
+    position = ds.replay(rules, "random", seed=4, hand=0).position(8)
+    one = ds.analyze(position, budget=300, seed=2, n_jobs=1, precision=0.001)
+    two = ds.analyze(position, budget=300, seed=2, n_jobs=2, precision=0.001)
+    assert one.attrs["samples"] == two.attrs["samples"] == 300
+    pd.testing.assert_frame_equal(one, two)
+
+
+def test_analysis_to_a_precision_narrows_every_interval():
+    rules = ds.Rules.preset("block", players=4)
+    position = ds.replay(rules, "random", seed=0, hand=0).position(6)
+    table = ds.analyze(position, budget=5000, seed=1, precision=0.03)
+    assert ((table["win_high"] - table["win"]) <= 0.03).all()
+    assert table.attrs["samples"] < 5000
+
+
 def test_playout_agrees_with_exact_random_continuation():
     from dominosim.solver.exact import _Game
 
@@ -317,6 +372,8 @@ def test_pimc_stops_when_the_best_move_separates():
 @pytest.mark.parametrize("kwargs, match", [
     (dict(method="mcts"), "`method` must be one of 'pimc', 'playout'"),
     (dict(budget=0), "`budget` must be a positive integer"),
+    (dict(precision=0), "`precision` must be None or a number between 0 and 1, but 0 was"),
+    (dict(n_jobs=0), "`n_jobs` must be None, -1 or an integer from 1 to"),
     (dict(seat=2), r"`seat` must be None or the seat to move \(0\): only it knows"),
 ])
 def test_analyze_refuses_bad_arguments(kwargs, match):
@@ -359,5 +416,5 @@ def test_pimc_beats_random_on_duplicate_deals():
 def test_pimc_refuses_a_bad_sample_count():
     from dominosim.solver import PIMC
 
-    with pytest.raises(ValueError, match="`samples` must be a positive integer, but 0"):
+    with pytest.raises(ValueError, match="`samples` must be an integer from 1 to 100,000 .*, but 0 was passed"):
         PIMC(0)

@@ -1,40 +1,47 @@
 """Move analysis: every legal move's value from what one seat can see, with 95% intervals.
 
 The hidden tiles (the other hands, and the boneyard with its order) are sampled exactly uniformly
-from the deals consistent with everything the seat has seen (:class:`dominosim.strategies.sampler.DealSampler`,
-the consistent-deal sampler the search strategies use). Each sample is a world with every tile
-known; in it each legal move is valued
+from the deals consistent with everything the seat has seen (the consistent-deal sampler the search
+strategies use). Each sample is a world with every tile known; in it each legal move is valued
 
-* ``method="pimc"`` (perfect-information Monte Carlo): by :func:`dominosim.solve`, every seat
-  then playing perfectly with every tile known;
+* ``method="pimc"`` (perfect-information Monte Carlo): by the perfect-information solver
+  (:func:`dominosim.solve`), every seat then playing perfectly with every tile known. The worlds
+  are drawn and solved by the compiled ``pimc`` search (:mod:`dominosim.fast.pimc`), world ``k``
+  from its own stream, on ``n_jobs`` threads: the values do not depend on the number of threads;
 * ``method="playout"``: by playing the hand out once with the ``continuation`` line-up (any
-  strategy name or line-up :func:`dominosim.simulate` takes) in the reference engine.
+  strategy name or line-up :func:`dominosim.simulate` takes) in the reference engine (worlds from
+  :class:`dominosim.strategies.sampler.DealSampler`).
 
 A move's value is its mean over the samples, for ``win`` (the win rate of the seat's side, a tie
 counted as half) and ``points`` (the points the side scores, negative when it loses), with a 95%
 normal interval. Every move is valued on the same samples. Sampling stops when the best move's
-interval (for ``win``) no longer overlaps any other move's, or when ``budget`` samples are spent.
+interval (for ``win``) no longer overlaps any other move's, or, with ``precision``, when every
+move's ``win`` interval is within ``+-precision``; in any case when ``budget`` samples are spent.
 """
 
 from __future__ import annotations
 
 import copy
 import math
+import threading
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from ..checks import refuse
+from ..progress import bar, want_progress
 from ..reference.game import GameState
 from ..rng import Stream, mix64
 from .position import Position
-from .solve import solve_state
 
 METHODS = ("pimc", "playout")
 Z95 = 1.959963984540054
 BATCH = 50
+"""Worlds between two checks of the stopping rule (per thread under ``pimc``)."""
 MIN_SAMPLES = 100
+PROGRESS_FROM = 1000
+"""A progress bar is shown for budgets of this many worlds or more."""
 
 
 def _world(state: GameState, hands, boneyard) -> Position:
@@ -63,8 +70,88 @@ def _playout_values(world: Position, moves, strategies, sample_key: int) -> tupl
     return wins, points
 
 
+class _Worlds:
+    """The compiled ``pimc`` worlds of one analysis: the position's arrays and a search scratch
+    with a solver's stack per thread (kept between analyses of the same rules)."""
+
+    _scratch: dict[tuple, list] = {}
+
+    def __init__(self, state: GameState, seat: int, moves, seed: int, n_jobs: int) -> None:
+        from ..fast.params import rule_params
+        from ..fast.shape import Shape
+        from ..fast.solve import OBJ_POINTS, OBJ_WIN
+        from ..records import max_events
+        from ..strategies.search import position_board, table_states
+        from ..strategies.view import view_of
+        from ..tiles import tile_id
+
+        rules = state.rules
+        self.core, self.rp = Shape.searching(rules), rule_params(rules)
+        self.pub = np.zeros((max_events(rules), 3), dtype=np.int64)
+        self.board, self.n_pub = position_board(view_of(state, seat), self.pub)
+        self.moves = np.zeros((2, 2 * rules.n_tiles), dtype=np.int64)
+        self.moves[0, :len(moves)] = [tile_id(m.tile) for m in moves]
+        self.moves[1, :len(moves)] = [m.suit for m in moves]
+        self.n, self.seat, self.seed = len(moves), seat, np.uint64(mix64(seed))
+        self.objectives = np.array([OBJ_WIN, OBJ_POINTS], dtype=np.int64)
+        key = (rules.n_tiles, rules.players, max_events(rules))
+        pool = self._scratch.setdefault(key, [])
+        while len(pool) < n_jobs:
+            from ..fast.worlds import make_search_scratch
+
+            pool.append(make_search_scratch(rules.n_tiles, rules.players, max_events(rules), 1,
+                                            table_states(rules), TABLE_BITS))
+        self.pool = pool[:n_jobs]
+
+    def values(self, k0: int, k1: int) -> tuple[np.ndarray, np.ndarray]:
+        """``(win, points)`` of every move in worlds ``k0 <= k < k1`` (a row per world)."""
+        from ..fast.pimc import world_values
+        from ..strategies.search import search_error
+
+        out = np.zeros((k1 - k0, 2, self.n), dtype=np.int64)
+        cuts = np.linspace(k0, k1, len(self.pool) + 1).astype(int)
+        status = [0] * len(self.pool)
+
+        def run(i: int) -> None:
+            a, b = int(cuts[i]), int(cuts[i + 1])
+            if b > a:  # each thread its own scratch and its own rows of the output
+                status[i] = world_values(self.core, self.rp, self.seat, self.n, self.moves,
+                                         self.board, self.pub, self.n_pub, self.pool[i],
+                                         self.seed, a, b, self.objectives, out[a - k0:b - k0])
+
+        threads = [threading.Thread(target=run, args=(i,), daemon=True)
+                   for i in range(1, len(self.pool))]
+        for t in threads:
+            t.start()
+        run(0)
+        for t in threads:
+            t.join()
+        bad = [s for s in status if s < 0]
+        if bad:
+            raise RuntimeError(search_error(self.board_rules, bad[0]))
+        return out[:, 0, :] / 2, out[:, 1, :].astype(float)
+
+
+TABLE_BITS = 20
+"""The solver's transposition table in a move analysis: ``2**20`` positions per thread (25 MB)."""
+
+
+def _jobs(n_jobs: int | None) -> int:
+    import numba
+
+    most = numba.config.NUMBA_NUM_THREADS
+    if n_jobs is None or n_jobs == -1:
+        return most
+    if isinstance(n_jobs, bool) or not isinstance(n_jobs, int) or not 1 <= n_jobs <= most:
+        raise refuse("n_jobs", f"None, -1 or an integer from 1 to {most} (the cores numba may use)",
+                     n_jobs)
+    return n_jobs
+
+
 def analyze(position: Position, seat: int | None = None, *, method: str = "pimc",
-            budget: int = 2000, seed: int = 0, continuation: Any = "random") -> pd.DataFrame:
+            budget: int = 2000, seed: int = 0, continuation: Any = "random",
+            precision: float | None = None, n_jobs: int | None = None,
+            progress: bool | None = None) -> pd.DataFrame:
     """Every legal move of the seat to move, valued from what ``seat`` can see.
 
     Parameters
@@ -83,6 +170,14 @@ def analyze(position: Position, seat: int | None = None, *, method: str = "pimc"
         Seeds the sampling (and the play-outs).
     continuation : str or list
         The line-up that finishes the hand under ``method='playout'``.
+    precision : float, optional
+        Stop only when every move's ``win`` interval is within ``+-precision`` (or ``budget`` is
+        spent) instead of when the best move's interval separates.
+    n_jobs : int, optional
+        Threads solving worlds under ``method='pimc'`` (default: every core numba may use).
+    progress : bool, optional
+        Show a progress bar (default: for budgets of 1,000 worlds or more, in Jupyter or on a
+        terminal).
 
     Returns
     -------
@@ -112,6 +207,11 @@ def analyze(position: Position, seat: int | None = None, *, method: str = "pimc"
         raise refuse("method", "one of 'pimc', 'playout'", method)
     if not isinstance(budget, int) or budget < 1:
         raise refuse("budget", "a positive integer", budget)
+    if precision is not None and (isinstance(precision, bool) or
+                                  not isinstance(precision, (int, float)) or
+                                  not 0 < precision < 1):
+        raise refuse("precision", "None or a number between 0 and 1", precision)
+    jobs = _jobs(n_jobs)
     position = position.settled()
     if position.over or not position.opened:
         raise refuse("position", "a hand in progress after the opening",
@@ -123,33 +223,45 @@ def analyze(position: Position, seat: int | None = None, *, method: str = "pimc"
         raise refuse("seat", f"None or the seat to move ({to_move}): only it knows its own legal "
                      "moves", seat)
     state = position.state
-    sampler = DealSampler(view_of(state, seat))
-    rng = Stream(mix64(seed))
     moves = position.legal_moves()
-    strategies = resolve_lineup(position.rules, continuation) if method == "playout" else None
-    wins: list[list[float]] = []
-    points: list[list[float]] = []
+    if method == "pimc":
+        worlds = _Worlds(state, seat, moves, seed, jobs)
+        worlds.board_rules = position.rules
+
+        def more(k: int, batch: int) -> tuple[np.ndarray, np.ndarray]:
+            return worlds.values(k, k + batch)
+    else:
+        sampler = DealSampler(view_of(state, seat))
+        rng = Stream(mix64(seed))
+        strategies = resolve_lineup(position.rules, continuation)
+
+        def more(k: int, batch: int) -> tuple[np.ndarray, np.ndarray]:
+            rows = []
+            for _ in range(batch):
+                hands, boneyard = sampler.sample(rng)
+                rows.append(_playout_values(_world(state, hands, boneyard), moves, strategies,
+                                            rng.next64()))
+            return (np.array([w for w, _ in rows], dtype=float),
+                    np.array([p for _, p in rows], dtype=float))
+
+    wins = np.zeros((0, len(moves)))
+    points = np.zeros((0, len(moves)))
     separated = False
-    while len(wins) < budget:
-        for _ in range(min(BATCH, budget - len(wins))):
-            hands, boneyard = sampler.sample(rng)
-            if method == "pimc":
-                world = copy.copy(state)
-                world.hands, world.boneyard = hands, boneyard
-                w = solve_state(world, moves, "win")[0] / 2
-                p = solve_state(world, moves, "points")[0]
-            else:
-                w, p = _playout_values(_world(state, hands, boneyard), moves, strategies,
-                                       rng.next64())
-            wins.append(w)
-            points.append(p)
-        if len(moves) == 1:
-            break
-        if len(wins) >= MIN_SAMPLES:
-            separated = _separated(np.array(wins))
-            if separated:
+    batch = BATCH * (jobs if method == "pimc" else 1)
+    show = want_progress(progress, work=budget, long=PROGRESS_FROM)
+    with bar(total=budget, desc="analyze", unit="world", show=show) as shown:
+        while len(wins) < budget:
+            w, p = more(len(wins), min(batch, budget - len(wins)))
+            wins, points = np.vstack([wins, w]), np.vstack([points, p])
+            shown.update(len(w))
+            if len(moves) == 1 and precision is None:
                 break
-    return _frame(moves, np.array(wins, dtype=float), np.array(points, dtype=float), separated)
+            if len(wins) >= MIN_SAMPLES:
+                separated = _separated(wins)
+                if (precision is None and separated) or \
+                        (precision is not None and _precise(wins, precision)):
+                    break
+    return _frame(moves, wins, points, separated)
 
 
 def _interval(values: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -157,6 +269,11 @@ def _interval(values: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     mean = values.mean(axis=0)
     half = Z95 * (values.std(axis=0, ddof=1) if n > 1 else np.zeros_like(mean)) / math.sqrt(n)
     return mean, mean - half, mean + half
+
+
+def _precise(wins: np.ndarray, precision: float) -> bool:
+    mean, low, high = _interval(wins)
+    return bool(((high - mean) <= precision).all())
 
 
 def _separated(wins: np.ndarray) -> bool:
