@@ -11,7 +11,9 @@ Run ``python benchmarks/bench_search.py`` (``--deals N`` duplicate deals per com
 * the strength of ``mc`` and ``ismcts`` against ``random`` on duplicate deals in the same games
   (the target: a wider margin than ``probabilistic_alphabeta`` of the ``dominoes`` package, about
   63.5% of hands won against random);
-* omniscient against honest twins, in Block and in Draw.
+* omniscient against honest twins, in Block and in Draw;
+* ``pimc`` (perfect-information Monte Carlo, ``--pimc`` sampled worlds per decision, default 20)
+  against ``ismcts:1000`` (``--only pimc`` runs its speed and this comparison alone).
 """
 
 from __future__ import annotations
@@ -47,11 +49,11 @@ def _lineup(rules: ds.Rules, spec):
     return [spec if s % 2 == 0 else "random" for s in range(rules.players)]
 
 
-def speed(hands: int) -> None:
+def speed(hands: int, specs=("mc:100", "ismcts:1000")) -> None:
     print("| game | strategy | hands | decisions | seconds (1 core) | decisions/s |")
     print("|---|---|---:|---:|---:|---:|")
     for game, rules in GAMES.items():
-        for spec in ("mc:100", "ismcts:1000"):
+        for spec in specs:
             ds.simulate(rules, _lineup(rules, spec), n_hands=2, seed=0, n_jobs=1)  # warm
             t0 = time.perf_counter()
             ds.simulate(rules, _lineup(rules, spec), n_hands=hands, seed=1, n_jobs=1)
@@ -63,12 +65,14 @@ def speed(hands: int) -> None:
                   f"{counting.calls / seconds:,.0f} |", flush=True)
 
 
-def strength(deals: int, seed: int) -> None:
+PAIRS = [("mc:100", "random"), ("ismcts:1000", "random"), ("mc_omniscient:100", "mc:100"),
+         ("ismcts_omniscient:1000", "ismcts:1000")]
+
+
+def strength(deals: int, seed: int, pairs=PAIRS) -> None:
     print("| game | A | B | deals | A's win rate | 95% interval | win-rate edge (A - B) | "
           "points/hand edge | seconds |")
     print("|---|---|---|---:|---:|---:|---:|---:|---:|")
-    pairs = [("mc:100", "random"), ("ismcts:1000", "random"), ("mc_omniscient:100", "mc:100"),
-             ("ismcts_omniscient:1000", "ismcts:1000")]
     for game, rules in GAMES.items():
         for a, b in pairs:
             t0 = time.perf_counter()
@@ -87,13 +91,20 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--deals", type=int, default=2_000)
     parser.add_argument("--hands", type=int, default=400)
     parser.add_argument("--seed", type=int, default=2026)
-    parser.add_argument("--only", choices=("speed", "strength"), default=None)
+    parser.add_argument("--only", choices=("speed", "strength", "pimc"), default=None)
+    parser.add_argument("--pimc", type=int, default=20, help="pimc's sampled worlds per decision")
     args = parser.parse_args(argv)
+    pimc = f"pimc:{args.pimc}"
+    if args.only == "pimc":
+        speed(args.hands, (pimc, "ismcts:1000"))
+        print()
+        strength(args.deals, args.seed, [(pimc, "ismcts:1000")])
+        return
     if args.only != "strength":
-        speed(args.hands)
+        speed(args.hands, ("mc:100", "ismcts:1000", pimc))
     if args.only != "speed":
         print()
-        strength(args.deals, args.seed)
+        strength(args.deals, args.seed, PAIRS + [(pimc, "ismcts:1000")])
 
 
 if __name__ == "__main__":
