@@ -121,7 +121,7 @@ def test_search_scratch_has_the_sizes_asked_for():
         ss = fw.make_search_scratch(t, p, e, nodes, states, bits)
         assert (ss.stack is None) == (bits == 0)
         if bits:
-            assert ss.stack.tt_key.shape == (1 << bits,) and ss.stack.hands.shape == (t + 3, p, 1)
+            assert ss.stack.tt.shape == (1 << bits, 2) and ss.stack.hands.shape == (t + 3, p, 1)
         assert ss.tree.shape == (8, max(nodes, 1)) and ss.value.shape == (max(nodes, 1),)
         assert ss.sampler.codes.shape == (max(states, 1),)
         assert ss.sampler.cons.shape == (4, e + p)

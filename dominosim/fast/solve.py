@@ -61,12 +61,14 @@ _K_END = np.uint64(0xD1B54A32D192ED03)
 _K_AT = np.uint64(0x8CB92BA72F3D8DD7)
 
 SolveStack = namedtuple("SolveStack", ["hands", "counts", "pips", "ends", "arms", "suit_count",
-                                       "bone", "at", "moves", "notes", "log", "tt_key", "tt_val",
-                                       "tt_flag", "tt_move", "ctl", "frame", "keys"])
+                                       "bone", "at", "moves", "notes", "log", "tt", "ctl", "frame",
+                                       "keys"])
 """The solver's memory: one Board level per ply (``hands[d]``, ..., ``at[d]``; ``bone`` shared),
-the legal moves per level, the turn's notes and (empty) log, the transposition table (``tt_*``)
-the control slots ``ctl`` (nodes, node limit, aborted, root side, objective, salt) and the
+the legal moves per level, the turn's notes and (empty) log, the transposition table (``tt``: a
+row per entry, its key and its packed value, bound and best move, so that a probe reads one cache
+line), the control slots ``ctl`` (nodes, node limit, aborted, root side, objective, salt) and the
 search's frames (``frame``, ``keys``: one per level)."""
+_VALUE_BITS = np.uint64(0xFFFFFFFF)
 
 
 @jit
@@ -80,8 +82,7 @@ def make_stack(t, p, depth, table_bits):
                       np.zeros((depth, MAX_ENDS), np.bool_), np.zeros((depth, N_SUITS), np.int64),
                       np.zeros(t, np.int64), np.zeros((depth, len(AT_FIELDS)), np.int64),
                       np.zeros((depth, 2, 2 * t), np.int64), make_notes(p), make_log(0, 0),
-                      np.zeros(size, np.uint64), np.zeros(size, np.int64), np.zeros(size, np.int8),
-                      np.zeros(size, np.int64), np.zeros(8, np.int64),
+                      np.zeros((size, 2), np.uint64), np.zeros(8, np.int64),
                       np.zeros((depth, F_SLOT + 1), np.int64), np.zeros(depth, np.uint64))
 
 
@@ -125,6 +126,21 @@ def position_key(core, rp, board, salt):
         if c:
             h ^= mix64(np.uint64(c + (v << 8)) * _K_END)
     return h
+
+
+@jit_helper
+def pack(value, flag, move):
+    """A table entry's data: the value (32 bits, two's complement), the bound, the move + 1."""
+    return (np.uint64(value) & _VALUE_BITS) | (np.uint64(flag) << np.uint64(32)) | \
+        (np.uint64(move + 1) << np.uint64(34))
+
+
+@jit_helper
+def unpack(data):
+    """``(value, flag, move)`` of a table entry's data (see :func:`pack`)."""
+    value = np.int64(np.int32(np.uint32(data & _VALUE_BITS)))
+    flag = np.int64((data >> np.uint64(32)) & np.uint64(3))
+    return value, flag, np.int64(data >> np.uint64(34)) - 1
 
 
 @jit_kernel
@@ -194,11 +210,11 @@ def search(core, rp, st, alpha, beta):
                 continue
             seat = board.at[SEAT]
             key = position_key(core, rp, board, ctl[C_SALT])
-            slot = np.int64(key & np.uint64(st.tt_key.shape[0] - 1))
+            slot = np.int64(key & np.uint64(st.tt.shape[0] - 1))
             first = -1
             a, b = fr[d, F_ALPHA], fr[d, F_BETA]
-            if st.tt_key[slot] == key:
-                value, flag = st.tt_val[slot], st.tt_flag[slot]
+            if st.tt[slot, 0] == key:
+                value, flag, move = unpack(st.tt[slot, 1])
                 if flag == EXACT:
                     ret = value
                     continue
@@ -209,7 +225,7 @@ def search(core, rp, st, alpha, beta):
                 if a >= b:
                     ret = value
                     continue
-                first = st.tt_move[slot]
+                first = move
             moves = st.moves[d]
             n = fill_moves(core, board.hands, seat, psm, moves)
             order_moves(moves, n, first)
@@ -224,11 +240,9 @@ def search(core, rp, st, alpha, beta):
             i = fr[d, F_NEXT]
             if i >= fr[d, F_N] or fr[d, F_ALPHA] >= fr[d, F_BETA]:
                 best, slot = fr[d, F_BEST], fr[d, F_SLOT]
-                st.tt_key[slot] = keys[d]
-                st.tt_val[slot] = best
-                st.tt_flag[slot] = UPPER if best <= fr[d, F_LOW] else \
-                    LOWER if best >= fr[d, F_HIGH] else EXACT
-                st.tt_move[slot] = fr[d, F_CODE]
+                flag = UPPER if best <= fr[d, F_LOW] else LOWER if best >= fr[d, F_HIGH] else EXACT
+                st.tt[slot, 0] = keys[d]
+                st.tt[slot, 1] = pack(best, flag, fr[d, F_CODE])
                 ret = best
                 mode = RETURN
             else:
