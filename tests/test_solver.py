@@ -34,6 +34,8 @@ def _forced(state: GameState) -> GameState:
 
 
 def _leaf(state: GameState, side: int, objective: str):
+    if objective == "win_points":  # win first, then points: compared as a pair
+        return _leaf(state, side, "win"), _leaf(state, side, "points")
     if objective == "win":
         return 1 if state.winning_side < 0 else (2 if state.winning_side == side else 0)
     if state.winning_side < 0:
@@ -149,6 +151,29 @@ def test_solver_agrees_with_exhaustive_minimax(game, objective):
             assert all(solution.moves.loc[solution.moves["best"], "value"] == solution.value)
             checked += 1
     assert checked >= 4
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_win_then_points_objective_agrees_with_exhaustive_minimax(game):
+    # the pimc strategy's objective: every seat plays to win, then for points
+    from dominosim.fast.solve import WIN_UNIT
+    from dominosim.solver.solve import solve_state
+
+    rules = _rules(GAMES[game])
+    rnd = random.Random(f"{game}/win_points")
+    checked = 0
+    for _ in range(3):
+        hands, boneyard = _random_deal(rules, rnd)
+        start = ds.Position.from_deal(rules, hands, boneyard)
+        for position in _positions_along(start, rnd, 3):
+            position = position.settled()
+            values, _ = solve_state(position.state, position.legal_moves(), "win_points",
+                                    table_bits=16)
+            pairs = [((int(v) + WIN_UNIT // 2) // WIN_UNIT,) for v in values]
+            pairs = [(w, int(v) - w * WIN_UNIT) for (w,), v in zip(pairs, values, strict=True)]
+            assert pairs == _oracle_moves(position, "win_points"), (game, str(position))
+            checked += 1
+    assert checked >= 3
 
 
 def test_value_of_a_worked_position():

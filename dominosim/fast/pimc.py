@@ -3,8 +3,11 @@
 A decision of ``pimc:N`` samples ``N`` worlds (deals of the hidden tiles, exactly uniform among
 those consistent with what the seat has seen: :func:`dominosim.fast.worlds.determinize`), solves
 each with every tile known and every seat playing perfectly (the alpha-beta of
-:mod:`dominosim.fast.solve`, objective ``win``: 2 a win, 1 a tie, 0 a loss for the seat's side) and
-plays the move of best total, the first in canonical order on a tie. World ``k`` is drawn from
+:mod:`dominosim.fast.solve`, objective ``win`` then points: every seat plays to win, and among
+lines of equal ``win`` value for points) and plays the move of best total ``win`` value (2 a win,
+1 a tie, 0 a loss for the seat's side), then of best total points, the first in canonical order
+on a tie: the order of :func:`dominosim.analyze`'s ``best``. Points break the ties that ``win``
+alone leaves wherever most worlds are already decided. World ``k`` is drawn from
 its own stream (keyed ``seed + (k + 1) * GAMMA``), so :func:`world_values`, which the move
 analysis (:func:`dominosim.analyze`) runs on several threads over ranges of worlds, gives each
 world the same deal whichever thread draws it.
@@ -28,7 +31,8 @@ from .solve import (
     C_OBJECTIVE,
     C_ROOT_SIDE,
     C_SALT,
-    OBJ_WIN,
+    OBJ_WIN_POINTS,
+    WIN_UNIT,
     solve_play,
 )
 from .turn import side_of
@@ -86,20 +90,22 @@ def sample_world(core, rp, me, board, ss, seed, k):
 
 @jit_kernel
 def pimc_decide(stack, core, rp, me, budget, n, moves, board, ss, seed):
-    """Index of the move of best total ``win`` value over ``budget`` sampled worlds (``stack`` is
-    ``ss.stack``), or :data:`SEARCH_SOLVER_LIMIT`."""
-    totals, values = ss.totals, ss.totals[n:]
+    """Index of the move of best total ``win`` value over ``budget`` sampled worlds, then of best
+    total points (``stack`` is ``ss.stack``), or :data:`SEARCH_SOLVER_LIMIT`."""
+    wins, points, values = ss.totals[:n], ss.totals[n:2 * n], ss.totals[2 * n:3 * n]
     for m in range(n):
-        totals[m] = 0.0
+        wins[m], points[m] = 0.0, 0.0
     for k in range(budget):
         sample_world(core, rp, me, board, ss, seed, k)
-        if not solve_world(core, rp, stack, me, n, moves, OBJ_WIN, values):
+        if not solve_world(core, rp, stack, me, n, moves, OBJ_WIN_POINTS, values):
             return SEARCH_SOLVER_LIMIT
         for m in range(n):
-            totals[m] += values[m]
+            w = (np.int64(values[m]) + WIN_UNIT // 2) // WIN_UNIT
+            wins[m] += w
+            points[m] += np.int64(values[m]) - w * WIN_UNIT
     best = 0
     for m in range(1, n):
-        if totals[m] > totals[best]:
+        if wins[m] > wins[best] or (wins[m] == wins[best] and points[m] > points[best]):
             best = m
     return best
 

@@ -1,14 +1,15 @@
 """The search strategies, compiled: determinized Monte Carlo (``mc``) and information-set Monte
-Carlo tree search (``ismcts``), honest or omniscient.
+Carlo tree search (``ismcts``), honest or omniscient, and :func:`decide`, the entry point of every
+search, which also dispatches to ``pimc`` (:mod:`dominosim.fast.pimc`).
 
 Both engines call :func:`decide` with the same arrays (the compiled kernel from its state, the
 reference engine from a :class:`~dominosim.strategies.SeatView`, see :mod:`dominosim.search`), so
 a search strategy plays identically in both. A decision works on copies of the position:
 
-* a *determinization* puts the hidden tiles somewhere: drawn uniformly from the deals consistent
-  with everything public (:mod:`dominosim.fast.consistent`), or, for the omniscient variants, the
-  true hands with the boneyard in a fresh random order (the order of the sleeping tiles is the
-  future of the shuffle, which no player can know);
+* a *determinization* puts the hidden tiles somewhere (:mod:`dominosim.fast.worlds`): drawn
+  uniformly from the deals consistent with everything public (:mod:`dominosim.fast.consistent`),
+  or, for the omniscient variants, the true hands with the boneyard in a fresh random order (the
+  order of the sleeping tiles is the future of the shuffle, which no player can know);
 * a *playout* finishes the hand from a position with uniform random play, by the one compiled turn
   of the hand kernel (:func:`dominosim.fast.turn.advance` and :func:`~dominosim.fast.turn.play`,
   with the game's core :class:`~dominosim.fast.shape.Shape`), and scores it.

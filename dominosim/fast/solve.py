@@ -11,7 +11,8 @@ which never changes, is shared).
 
 A leaf is worth, to the root side, ``2`` for a win, ``1`` for a tie and ``0`` for a loss
 (objective ``win``, halved by the caller), or the points it scores (negative when another side
-wins; objective ``points``).
+wins; objective ``points``), or both at once, ``win`` first (:data:`WIN_UNIT`; the ``pimc``
+strategy's objective).
 
 The transposition table is fixed-size and replace-always; a decision point is keyed by a hash of
 every hand, the multiset of open ends (how many ends show each suit), the unfilled arms of a
@@ -47,7 +48,12 @@ from .rng import mix64
 from .turn import advance, open_with, play, score, side_of
 
 INF = 1 << 40
-OBJ_WIN, OBJ_POINTS = 0, 1
+OBJ_WIN, OBJ_POINTS, OBJ_WIN_POINTS = 0, 1, 2
+WIN_UNIT = 1 << 16
+"""Objective ``win, then points``: a leaf is worth ``win * WIN_UNIT + points`` (``win`` 2, 1 or 0,
+``points`` the root side's, negative when it loses; far below ``WIN_UNIT / 2`` in any game), so
+the minimax orders positions by their ``win`` value, then by points: its ``win`` part is the
+``win`` objective's value, and among lines of equal ``win`` value the sides play for points."""
 EXACT, LOWER, UPPER = 1, 2, 3
 KIND_PLAY, KIND_LEAD, KIND_DOUBLE = 0, 1, 2
 """Root moves: a play on an end, the lead of ``opening='any'``, the highest double's opening."""
@@ -148,13 +154,16 @@ def leaf(rp, ctl, board):
     """The value of a finished hand to the root side."""
     winner, points = score(rp, board.pips, board.at[OUT])
     root = ctl[C_ROOT_SIDE]
-    if ctl[C_OBJECTIVE] == OBJ_WIN:
+    objective = ctl[C_OBJECTIVE]
+    if objective == OBJ_WIN:
         if winner < 0:
             return 1
         return 2 if winner == root else 0
     if winner < 0:
-        return 0
-    return points if winner == root else -points
+        return WIN_UNIT if objective == OBJ_WIN_POINTS else 0
+    if winner == root:
+        return 2 * WIN_UNIT + points if objective == OBJ_WIN_POINTS else points
+    return -points
 
 
 @jit_kernel

@@ -48,8 +48,8 @@ SearchScratch = namedtuple("SearchScratch", ["dealt", "work", "root", "notes", "
 """What a decision works in: ``dealt`` (the determinization: every hand and the boneyard in draw
 order), ``work`` (the position being played out), ``root`` (the decision's scalars), ``notes`` and
 ``log`` (the playouts', which keep nothing), the streams (one per seat, then the sampler's),
-``totals`` (``mc``, ``pimc``: the reward of each move; ``pimc`` also one world's values after
-them), ``moves``, ``tree`` and ``value`` (``ismcts``), the consistent-deal ``sampler`` and the
+``totals`` (``mc``: the reward of each move; ``pimc``: each move's total ``win`` value, total
+points and one world's values, one after the other), ``moves``, ``tree`` and ``value`` (``ismcts``), the consistent-deal ``sampler`` and the
 solver's ``stack`` (``pimc``; None when no seat solves, and then the solver is not compiled)."""
 
 
@@ -57,7 +57,7 @@ solver's ``stack`` (``pimc``; None when no seat solves, and then the solver is n
 def _search_arrays(t, p, n_events, nodes, states):
     return (make_board(t, p), make_board(t, p), np.zeros(len(AT_FIELDS), np.int64),
             make_notes(p), make_log(0, 0), np.zeros(p + 1, np.uint64),
-            np.zeros(4 * t, np.float64), np.zeros((2, 2 * t), np.int64),
+            np.zeros(6 * t, np.float64), np.zeros((2, 2 * t), np.int64),
             np.zeros((8, max(nodes, 1)), np.int64), np.zeros(max(nodes, 1), np.float64),
             make_sampler_scratch(t, p, n_events, states))
 

@@ -194,8 +194,10 @@ def solve_state(state: GameState, moves: list[Move], objective: str,
                 max_nodes: int = DEFAULT_MAX_NODES, table_bits: int = DEFAULT_TABLE_BITS
                 ) -> tuple[np.ndarray, int]:
     """The compiled search on a reference state whose seat to move has the legal ``moves`` (or
-    opens): each move's value to its side (``win``: 2 a win, 1 a tie, 0 a loss) and the nodes
-    visited. Arguments are not checked (see :func:`solve`)."""
+    opens): each move's value to its side (``win``: 2 a win, 1 a tie, 0 a loss; ``win_points``,
+    the ``pimc`` strategy's objective: ``win * WIN_UNIT + points``, see
+    :mod:`dominosim.fast.solve`) and the nodes visited. Arguments are not checked (see
+    :func:`solve`)."""
     from ..fast.params import rule_params
     from ..fast.shape import Shape
     from ..fast.solve import (
@@ -209,6 +211,7 @@ def solve_state(state: GameState, moves: list[Move], objective: str,
         KIND_PLAY,
         OBJ_POINTS,
         OBJ_WIN,
+        OBJ_WIN_POINTS,
         solve_root,
     )
 
@@ -229,7 +232,7 @@ def solve_state(state: GameState, moves: list[Move], objective: str,
     ctl = stack.ctl
     ctl[:] = 0
     ctl[C_LIMIT], ctl[C_ROOT_SIDE] = max_nodes, rules.side_of(seat)
-    ctl[C_OBJECTIVE] = OBJ_WIN if objective == "win" else OBJ_POINTS
+    ctl[C_OBJECTIVE] = {"win": OBJ_WIN, "points": OBJ_POINTS, "win_points": OBJ_WIN_POINTS}[objective]
     ctl[C_SALT] = _SALT[0]
     tiles = np.array([tile_id(m.tile) for m in moves], dtype=np.int64)
     suits = np.array([m.suit if kind == KIND_PLAY else -1 for m in moves], dtype=np.int64)

@@ -1,15 +1,19 @@
-"""Search strategies: determinized Monte Carlo (``mc``) and information-set MCTS (``ismcts``).
+"""Search strategies: determinized Monte Carlo (``mc``), information-set MCTS (``ismcts``) and
+perfect-information Monte Carlo (``pimc``).
 
-Both sample the tiles they cannot see uniformly from the deals consistent with everything public
+All sample the tiles they cannot see uniformly from the deals consistent with everything public
 (hand sizes, plays, knocks, draws: :mod:`dominosim.strategies.sampler`, compiled in
-:mod:`dominosim.fast.consistent`), play positions out with uniform random players, and maximise the
-probability that their side wins the hand (a tie counted as half a win). The omniscient variants
+:mod:`dominosim.fast.consistent`). ``mc`` and ``ismcts`` play positions out with uniform random
+players and maximise the probability that their side wins the hand (a tie counted as half a win);
+``pimc`` solves each sampled world exactly (:mod:`dominosim.fast.pimc`) and plays the move of best
+mean ``win`` value, then points. The omniscient variants
 ``mc_omniscient`` and ``ismcts_omniscient`` see the true hands instead (the boneyard's order stays
 unknown to them): they exist only for value-of-information experiments.
 
-Name them with their budget, ``"mc:200"`` (playouts per legal move, default 100) or
-``"ismcts:2000"`` (iterations, default 1000), or build them: ``MonteCarlo(playouts=200)``,
-``ISMCTS(iterations=2000, omniscient=True)``. Every decision draws one number from the seat's
+Name them with their budget, ``"mc:200"`` (playouts per legal move, default 100),
+``"ismcts:2000"`` (iterations, default 1000) or ``"pimc:20"`` (sampled worlds, default 50), or
+build them: ``MonteCarlo(playouts=200)``, ``ISMCTS(iterations=2000, omniscient=True)``,
+``PIMC(samples=20)``. Every decision draws one number from the seat's
 stream and seeds the whole search with it, so hands replay exactly. The search itself is compiled
 (:mod:`dominosim.fast.search`) and the same function serves both engines: the reference engine
 builds its arrays from the :class:`~dominosim.strategies.SeatView`, the compiled engine from its
@@ -245,8 +249,9 @@ def ISMCTS(iterations: int = 1000, omniscient: bool = False) -> SearchStrategy:
 def PIMC(samples: int = 50) -> SearchStrategy:
     """Perfect-information Monte Carlo with ``samples`` sampled worlds per decision: each world
     (a deal of the hidden tiles, uniform among those consistent with the seat's view) is solved
-    exactly with every tile known (:func:`dominosim.solve`, objective ``win``), and the move of
-    best mean value is played (the first in canonical order on a tie).
+    exactly with every tile known (the solver of :func:`dominosim.solve`, every seat playing to
+    win, then for points), and the move of best mean ``win`` value is played, then of best mean
+    points (the first in canonical order on a tie): the ``best`` of :func:`dominosim.analyze`.
 
     Examples
     --------
