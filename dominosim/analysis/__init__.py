@@ -42,7 +42,8 @@ from .uncertainty import luck_share, uncertainty_profile
 
 # Played by dominosim.simulation.experiments (analysis reads records and imports no engine); kept
 # reachable here under their documented names, loaded on first use.
-_PLAYED = ("block_draw_uncertainty", "deal_replays", "hand_uncertainty", "value_of_information")
+_PLAYED = ("block_draw_uncertainty", "deal_replays", "hand_uncertainty", "value_of_information",
+           "perfect_information_ceiling")
 
 
 def __getattr__(name: str) -> Any:
@@ -58,6 +59,7 @@ __all__ = [
     "luck_share",
     "uncertainty_profile",
     "value_of_information",
+    "perfect_information_ceiling",
     "match_curve",
     "match_win_probability",
     "opener_advantage",

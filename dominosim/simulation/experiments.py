@@ -412,3 +412,78 @@ def _uncertainty_row(game: str, p: int, n_hands: int, plays: int, strategy: str,
         row.update({f"voi_{honest}": v["estimate"], f"voi_{honest}_ci_low": v["ci_low"],
                     f"voi_{honest}_ci_high": v["ci_high"]})
     return row
+
+
+def perfect_information_ceiling(rules: Rules, seed: int = 0, *, pimc: str = "pimc:10",
+                                precision: float = 0.02, batch: int = 500,
+                                max_deals: int = 20_000, confidence: float = 0.95,
+                                progress: bool | None = None) -> pd.DataFrame:
+    """The opener's side's result when every tile is known and every seat plays perfectly
+    (:func:`dominosim.solve` of the deal), beside its result when every seat plays ``pimc``
+    (the same solver on sampled worlds of what it can see), deal by deal.
+
+    Deal ``h`` is the deal of hand ``h`` of the run seeded ``seed`` (both engines deal it so);
+    its perfect-information value is the ``win`` value (1 a win, 1/2 a tie, 0 a loss) of the
+    position before the opening, for the opener's side, with the boneyard's order known; its
+    ``pimc`` value is the same side's result in that hand played by ``pimc`` at every seat. The gap
+    (solve minus pimc, paired by deal) is what hidden tiles cost a player who reasons perfectly
+    from what it sees. Deals are added ``batch`` at a time until every interval is within
+    ``+-precision`` (or ``max_deals`` are played).
+
+    Returns
+    -------
+    DataFrame
+        ``quantity`` ('solve', 'pimc', 'gap'), ``estimate``, ``se``, ``ci_low``, ``ci_high``,
+        ``n_deals``.
+
+    Examples
+    --------
+    >>> import dominosim as ds
+    >>> rules = ds.Rules.preset("block", players=2, max_pip=3, hand_size=3)
+    >>> t = perfect_information_ceiling(rules, seed=1, pimc="pimc:4", precision=0.2, batch=50)
+    >>> t["quantity"].tolist(), bool((t["ci_high"] - t["estimate"] <= 0.2).all())
+    (['solve', 'pimc', 'gap'], True)
+    """
+    from scipy.stats import norm
+
+    from ..reference.hand import deal
+    from ..rng import hand_key
+    from ..solver import Position, solve
+    from .play import check_count, check_rules, simulate
+
+    rules = check_rules(rules)
+    check_count("batch", batch, low=2)
+    check_count("max_deals", max_deals, low=batch)
+    confidence = check_confidence(confidence)
+    if isinstance(precision, bool) or not isinstance(precision, (int, float)) or \
+            not 0 < precision < 1:
+        raise refuse("precision", "a number between 0 and 1", precision)
+    z = float(norm.ppf(0.5 + confidence / 2))
+    solved: list[float] = []
+    played: list[float] = []
+    show = want_progress(progress, work=max_deals, long=1_000)
+    with bar(total=max_deals, desc="ceiling", unit="deal", show=show) as shown:
+        while len(solved) < max_deals:
+            start = len(solved)
+            for h in range(start, start + batch):
+                hands, boneyard = deal(rules, hand_key(seed, h))[-1]
+                solved.append(float(solve(Position.from_deal(rules, hands, boneyard)).value))
+            hands_df = simulate(rules, pimc, n_hands=batch, seed=seed, start=start)
+            side = hands_df["opener"].map(rules.side_of)
+            won = hands_df["winning_side"]
+            played += np.where(won < 0, 0.5, (won == side).astype(float)).tolist()
+            shown.update(batch)
+            table = _ceiling_table(np.array(solved), np.array(played), z)
+            if (table["ci_high"] - table["estimate"] <= precision).all():
+                break
+    return table
+
+
+def _ceiling_table(solved: np.ndarray, played: np.ndarray, z: float) -> pd.DataFrame:
+    rows = []
+    for name, x in (("solve", solved), ("pimc", played), ("gap", solved - played)):
+        se = float(x.std(ddof=1) / math.sqrt(len(x)))
+        mean = float(x.mean())
+        rows.append({"quantity": name, "estimate": mean, "se": se, "ci_low": mean - z * se,
+                     "ci_high": mean + z * se, "n_deals": len(x)})
+    return pd.DataFrame(rows)
