@@ -25,3 +25,8 @@ def two_arguments(moves_tile, n_moves):
 
 def not_compiled(moves_tile, moves_suit, n_moves, view, rng):
     return 0
+
+
+@numba.njit
+def returns_a_float(moves_tile, moves_suit, n_moves, view, rng):
+    return 0.5
