@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+
 import pytest
 
-from dominosim.batch import parse_sweep
+from dominosim.batch import lineups, parse_sweep, run_sweep
 from dominosim.batch.lineups import check_entry, is_plugin_path, load_plugin, playable
 from dominosim.fast.plugin import CompiledStrategy
 from dominosim.strategies.registry import NAMES, SEARCHES
@@ -64,3 +67,25 @@ def test_lineups_cells_name_the_strategies_as_the_file_writes_them():
     assert first.label == "block 4p mc:20/plugins_for_sweeps:lightest"
     assert second.lineup == ("ismcts:30",) * 4
     assert sweep.plan()["cells"][0]["lineup"] == list(first.lineup)
+
+
+def test_lineups_a_changed_plugin_module_is_another_sweep_until_fresh(tmp_path, monkeypatch):
+    monkeypatch.syspath_prepend(str(tmp_path))
+    name = "plugin_edited_between_runs"
+    path, module = f"{name}:lightest", tmp_path / f"{name}.py"
+    source = (Path(__file__).parent / "plugins_for_sweeps.py").read_text()
+    module.write_text(source)
+    text = f'hands = 20\nstrategies = ["{path}", "random"]\n[rules]\npreset = "block"\n'
+    first = parse_sweep(text)
+    assert first.plan()["plugins"] == {path: lineups.plugin_source_digest(path)}
+    assert run_sweep(first, tmp_path / "out", quiet=True).chunks_played == 1
+    assert run_sweep(parse_sweep(text), tmp_path / "out", quiet=True).chunks_played == 0
+    module.write_text(source + "\n# edited\n")
+    # a new process imports the edited module: in this one, forget the first import
+    for table, key in ((sys.modules, name), (lineups._LOADED, path), (lineups._DIGESTS, path)):
+        monkeypatch.delitem(table, key)
+    edited = parse_sweep(text)
+    with pytest.raises(ValueError, match=rf"holds a different sweep \(plugins\.{name}:lightest: "
+                       r"'[0-9a-f]{64}' there, '[0-9a-f]{64}' in this sweep\): pass --fresh"):
+        run_sweep(edited, tmp_path / "out", quiet=True)
+    assert run_sweep(edited, tmp_path / "out", quiet=True, fresh=True).chunks_played == 1

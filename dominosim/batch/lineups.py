@@ -30,10 +30,13 @@ ValueError: 'no_such_module_here:choose' is not a strategy dominosim can play: t
 
 from __future__ import annotations
 
+import hashlib
 import importlib
 import os
 import re
 import socket
+from collections.abc import Iterable
+from pathlib import Path
 from typing import Any
 
 import numba
@@ -47,6 +50,8 @@ PLUGIN_PATH = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*:[A-Za-z_]\w*", re.ASC
 
 _LOADED: dict[str, CompiledStrategy] = {}
 """The plug-ins this process has imported and wrapped, by path (one compilation per process)."""
+_DIGESTS: dict[str, str | None] = {}
+"""The digest of each loaded plug-in's module file, read when it was imported."""
 
 
 def is_plugin_path(entry: str) -> bool:
@@ -87,8 +92,44 @@ def load_plugin(path: str) -> CompiledStrategy:
         strategy = CompiledStrategy(func, name=path)
     except ValueError as error:
         raise _refused(path, _first_line(error)) from None
-    _LOADED[path] = strategy
+    _LOADED[path], _DIGESTS[path] = strategy, _digest_of(module)
     return strategy
+
+
+def plugin_source_digest(path: str) -> str | None:
+    """The SHA-256 of the plug-in's module file as this process imported it (None for a module
+    without a file). A sweep's plan holds it, so a folder whose chunks one version of a plug-in
+    played is not resumed with another (a process imports a module once: edit it, and start a new
+    process)."""
+    load_plugin(path)
+    return _DIGESTS[path]
+
+
+def _digest_of(module: Any) -> str | None:
+    source = getattr(module, "__file__", None)
+    try:
+        return hashlib.sha256(Path(source).read_bytes()).hexdigest() if source else None
+    except OSError:
+        return None
+
+
+def plugin_paths(lineups: Iterable[Iterable[str]]) -> list[str]:
+    """The distinct plug-in paths of ``lineups``, in order of first appearance.
+
+    >>> plugin_paths([("mc:20", "random"), ("random", "mymodule:choose", "mymodule:choose")])
+    ['mymodule:choose']
+    """
+    found = (e for lineup in lineups for e in lineup
+             if e not in NAMES and is_plugin_path(e) and resolve_search_quietly(e) is None)
+    return list(dict.fromkeys(found))
+
+
+def resolve_search_quietly(entry: str) -> Any:
+    """:func:`~dominosim.strategies.search.resolve_search`, with None for a name it refuses."""
+    try:
+        return resolve_search(entry)
+    except ValueError:
+        return None
 
 
 def check_entry(entry: Any) -> str:
