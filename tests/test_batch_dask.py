@@ -119,3 +119,20 @@ def test_dask_searches_and_plugins_by_path_write_the_rows_of_a_local_run(tmp_pat
     played = rows[rows["cell"] == 1].reset_index(drop=True)[list(direct.columns)]
     assert played.astype(direct.dtypes.to_dict()).equals(direct)
     assert not direct.equals(ds.simulate(sweep.cells[1].rules, "random", 60, seed=5))
+
+
+def test_dask_worker_that_cannot_import_the_plugin_stops_the_run_naming_it(tmp_path, client,
+                                                                           monkeypatch):
+    # the workers started before this folder joined the Python path: they cannot import it
+    (tmp_path / "plugin_only_here.py").write_text(
+        "import numba\n\n\n@numba.njit\ndef first(moves_tile, moves_suit, n_moves, view, rng):\n"
+        "    return 0\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    sweep = parse_sweep('hands = 10\nstrategies = ["plugin_only_here:first", "random"]\n'
+                        '[rules]\npreset = "block"\n')
+    with pytest.raises(RuntimeError, match=r"^'plugin_only_here:first' is not a strategy "
+                       r"dominosim can play: the module 'plugin_only_here' cannot be imported "
+                       r"\(ModuleNotFoundError: .*\), in the process \d+ on '.*' that plays the "
+                       r"hands \(every machine .*PYTHONPATH\)\.$"):
+        run_sweep(sweep, tmp_path / "out", client=client, quiet=True)
+    assert not (tmp_path / "out" / "summary.csv").exists()

@@ -7,8 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from dominosim.batch import lineups, parse_sweep, run_sweep
+from dominosim.batch import api, lineups, parse_sweep, run_sweep
 from dominosim.batch.lineups import check_entry, is_plugin_path, load_plugin, playable
+from dominosim.batch.run import play as api_play
 from dominosim.fast.plugin import CompiledStrategy
 from dominosim.strategies.registry import NAMES, SEARCHES
 
@@ -89,3 +90,20 @@ def test_lineups_a_changed_plugin_module_is_another_sweep_until_fresh(tmp_path, 
                        r"'[0-9a-f]{64}' there, '[0-9a-f]{64}' in this sweep\): pass --fresh"):
         run_sweep(edited, tmp_path / "out", quiet=True)
     assert run_sweep(edited, tmp_path / "out", quiet=True, fresh=True).chunks_played == 1
+
+
+def test_lineups_dry_run_times_a_cell_of_searches_on_a_small_sample(monkeypatch):
+    played: dict[str, int] = {}
+
+    def counted(task, jobs=None):
+        played[task.lineup[0]] = played.get(task.lineup[0], 0) + task.n
+        return api_play(task, jobs)
+
+    monkeypatch.setattr(api, "play", counted)
+    sweep = parse_sweep('hands = 1_000_000\n[rules]\npreset = "block"\n[grid]\n'
+                        'strategies = ["mc:200", ["plugins_for_sweeps:lightest", "random"]]\n')
+    text = api.dry_run(sweep, sample=4_000, jobs=1)
+    assert "block 2p mc:200" in text and "Estimated time: " in text
+    # the plug-in's cell is fast: its whole sample; the search's is cut at about half a second
+    assert 4_000 < played["plugins_for_sweeps:lightest"] < 4_000 + 4_000
+    assert played["mc:200"] < 2_000
