@@ -1,5 +1,7 @@
 """Compiled plug-ins that the sweep tests name by import path (``plugins_for_sweeps:lightest``):
-pytest puts this folder on the Python path, and Dask workers and subprocesses get it from there."""
+pytest puts this folder on the Python path, and Dask workers and subprocesses get it from there.
+``lightest`` is cached on disk: every process that plays it (test workers, Dask workers, the
+command in a subprocess) then loads it instead of compiling it."""
 
 from __future__ import annotations
 
@@ -8,7 +10,7 @@ import numba
 from dominosim.tiles import PIPS
 
 
-@numba.njit
+@numba.njit(cache=True)
 def lightest(moves_tile, moves_suit, n_moves, view, rng):
     """The lightest legal tile (the first such move on a tie)."""
     best = 0

@@ -81,13 +81,12 @@ def test_batch_sigkill_mid_run_then_resume_equals_clean_run(tmp_path):
 
 SEARCHES = """\
 seed = 8
-hands = 240
-chunk_size = 12
+hands = 200
+chunk_size = 8
 keep = "rows"
+strategies = ["mc:2", "plugins_for_sweeps:lightest"]
 [rules]
 preset = "block"
-[grid]
-strategies = [["mc:2", "plugins_for_sweeps:lightest"], ["plugins_for_sweeps:lightest", "random"]]
 """
 
 
