@@ -54,6 +54,14 @@ _DIGESTS: dict[str, str | None] = {}
 """The digest of each loaded plug-in's module file, read when it was imported."""
 
 
+class _Refused(ValueError):
+    """A line-up entry refused: the message names it; ``reason`` is the clause after it."""
+
+    def __init__(self, entry: Any, reason: str) -> None:
+        self.reason = _clause(reason)
+        super().__init__(f"{entry!r} is not a strategy dominosim can play: {self.reason}.")
+
+
 def is_plugin_path(entry: str) -> bool:
     """Whether ``entry`` has the form of a plug-in's import path (it is not checked further).
 
@@ -73,25 +81,32 @@ def load_plugin(path: str) -> CompiledStrategy:
         One sentence naming the path: the module cannot be imported, it has no such attribute,
         or the attribute is not a numba function of the plug-in's signature.
     """
+    try:
+        return _load(path)
+    except _Refused as error:  # the public error is a plain ValueError
+        raise ValueError(str(error)) from None
+
+
+def _load(path: str) -> CompiledStrategy:
     if path in _LOADED:
         return _LOADED[path]
     module_name, _, attribute = path.partition(":")
     try:
         module = importlib.import_module(module_name)
     except Exception as error:  # a missing module, or one that fails while importing
-        raise _refused(path, f"the module {module_name!r} cannot be imported "
+        raise _Refused(path, f"the module {module_name!r} cannot be imported "
                              f"({type(error).__name__}: {_first_line(error)})") from None
     func = getattr(module, attribute, None)
     if func is None:
-        raise _refused(path, f"the module {module_name!r} has no attribute {attribute!r}")
+        raise _Refused(path, f"the module {module_name!r} has no attribute {attribute!r}")
     if not isinstance(func, numba.core.registry.CPUDispatcher):
-        raise _refused(path, f"{attribute!r} of the module {module_name!r} is a "
+        raise _Refused(path, f"{attribute!r} of the module {module_name!r} is a "
                              f"{type(func).__name__}, not a numba @njit function choose(moves_tile, "
                              "moves_suit, n_moves, view, rng) -> int")
     try:
         strategy = CompiledStrategy(func, name=path)
-    except ValueError as error:
-        raise _refused(path, _first_line(error)) from None
+    except ValueError as error:  # the wrong number of arguments, or not an integer returned
+        raise _Refused(path, _first_line(error)) from None
     _LOADED[path], _DIGESTS[path] = strategy, _digest_of(module)
     return strategy
 
@@ -119,17 +134,17 @@ def plugin_paths(lineups: Iterable[Iterable[str]]) -> list[str]:
     >>> plugin_paths([("mc:20", "random"), ("random", "mymodule:choose", "mymodule:choose")])
     ['mymodule:choose']
     """
-    found = (e for lineup in lineups for e in lineup
-             if e not in NAMES and is_plugin_path(e) and resolve_search_quietly(e) is None)
-    return list(dict.fromkeys(found))
+    return list(dict.fromkeys(e for lineup in lineups for e in lineup if _names_plugin(e)))
 
 
-def resolve_search_quietly(entry: str) -> Any:
-    """:func:`~dominosim.strategies.search.resolve_search`, with None for a name it refuses."""
+def _names_plugin(entry: str) -> bool:
+    """Whether a (checked) line-up entry is a plug-in's path: not a built-in, not a search."""
+    if entry in NAMES or not is_plugin_path(entry):
+        return False
     try:
-        return resolve_search(entry)
-    except ValueError:
-        return None
+        return resolve_search(entry) is None
+    except ValueError:  # a search's name with a bad budget is no plug-in
+        return False
 
 
 def check_entry(entry: Any) -> str:
@@ -141,7 +156,7 @@ def check_entry(entry: Any) -> str:
     """
     reason = refusal(entry)
     if reason is not None:
-        raise _refused(entry, reason)
+        raise ValueError(str(_Refused(entry, reason)))
     return entry
 
 
@@ -165,9 +180,9 @@ def refusal(entry: Any) -> str | None:
         return _clause(_first_line(error))
     if is_plugin_path(entry):
         try:
-            load_plugin(entry)
-        except ValueError as error:
-            return str(error).partition(": ")[2].rstrip(".")
+            _load(entry)
+        except _Refused as error:
+            return error.reason
         return None
     return ("it is neither a built-in name, nor a search with a budget, nor an import path "
             "'package.module:function'")
@@ -188,12 +203,12 @@ def playable(lineup: tuple[str, ...]) -> list[Any]:
     """
     seats = []
     for entry in lineup:
-        if entry in NAMES or resolve_search(entry) is not None or not is_plugin_path(entry):
+        if not _names_plugin(entry):
             seats.append(entry)
             continue
         try:
-            seats.append(load_plugin(entry))
-        except ValueError as error:
+            seats.append(_load(entry))
+        except _Refused as error:
             raise RuntimeError(
                 f"{str(error).rstrip('.')}, in the process {os.getpid()} on "
                 f"{socket.gethostname()!r} that plays the hands (every machine that plays them, "
@@ -206,10 +221,6 @@ def _clause(text: str) -> str:
     """A sentence as a clause of another: no capital, no full stop."""
     text = text.rstrip(".")
     return f"{text[:1].lower()}{text[1:]}"
-
-
-def _refused(entry: Any, reason: str) -> ValueError:
-    return ValueError(f"{entry!r} is not a strategy dominosim can play: {_clause(reason)}.")
 
 
 def _first_line(error: BaseException) -> str:
