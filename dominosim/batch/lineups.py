@@ -80,6 +80,13 @@ def load_plugin(path: str) -> CompiledStrategy:
     ValueError
         One sentence naming the path: the module cannot be imported, it has no such attribute,
         or the attribute is not a numba function of the plug-in's signature.
+
+    Examples
+    --------
+    >>> load_plugin("math:sqrt")
+    Traceback (most recent call last):
+    ...
+    ValueError: 'math:sqrt' is not a strategy dominosim can play: 'sqrt' of the module 'math' is a builtin_function_or_method, not a numba @njit function choose(moves_tile, moves_suit, n_moves, view, rng) -> int.
     """
     try:
         return _load(path)
@@ -115,7 +122,13 @@ def plugin_source_digest(path: str) -> str | None:
     """The SHA-256 of the plug-in's module file as this process imported it (None for a module
     without a file). A sweep's plan holds it, so a folder whose chunks one version of a plug-in
     played is not resumed with another (a process imports a module once: edit it, and start a new
-    process)."""
+    process).
+
+    >>> plugin_source_digest("math:nope")
+    Traceback (most recent call last):
+    ...
+    ValueError: 'math:nope' is not a strategy dominosim can play: the module 'math' has no attribute 'nope'.
+    """
     load_plugin(path)
     return _DIGESTS[path]
 
