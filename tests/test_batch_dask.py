@@ -128,11 +128,13 @@ def test_dask_worker_that_cannot_import_the_plugin_stops_the_run_naming_it(tmp_p
         "import numba\n\n\n@numba.njit\ndef first(moves_tile, moves_suit, n_moves, view, rng):\n"
         "    return 0\n")
     monkeypatch.syspath_prepend(str(tmp_path))
-    sweep = parse_sweep('hands = 10\nstrategies = ["plugin_only_here:first", "random"]\n'
-                        '[rules]\npreset = "block"\n')
+    # its first cell needs no plug-in: the workers are asked to import every plug-in up front
+    sweep = parse_sweep('hands = 10\n[rules]\npreset = "block"\n[grid]\nstrategies = '
+                        '["random", ["plugin_only_here:first", "random"]]\n')
     with pytest.raises(RuntimeError, match=r"^'plugin_only_here:first' is not a strategy "
                        r"dominosim can play: the module 'plugin_only_here' cannot be imported "
                        r"\(ModuleNotFoundError: .*\), in the process \d+ on '.*' that plays the "
                        r"hands \(every machine .*PYTHONPATH\)\.$"):
         run_sweep(sweep, tmp_path / "out", client=client, quiet=True)
     assert not (tmp_path / "out" / "summary.csv").exists()
+    assert not (tmp_path / "out" / "manifest.jsonl").read_text()  # not even the first cell

@@ -29,6 +29,7 @@ import numba
 import pandas as pd
 
 from .dataset import chunk_forms
+from .lineups import playable, plugin_paths
 from .markdown import render
 from .output import (
     engine_version,
@@ -170,6 +171,9 @@ def _run(sweep: Sweep, store: Store, fresh: bool, jobs: int | None, client: Any,
         log("loading the compiled engine (the first run on a machine compiles a kernel per game family, about 10 s each)")
         warm = dataclasses.replace(todo[0], n=1)
         if client is not None:
+            plugins = tuple(plugin_paths(c.lineup for c in sweep.cells))
+            if plugins:  # every worker imports every plug-in now, or the run stops here
+                client.run(playable, plugins)
             client.run(play, warm, 1)
         else:
             play(warm, jobs)
