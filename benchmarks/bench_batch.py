@@ -13,7 +13,11 @@ process involved), which other work on the machine disturbs much less.
 * memory: ``python -m dominosim.batch`` on a 100-million-hand sweep in a new process, its peak
   resident set size and its progress lines;
 * dask: the same sweep on a local ``dask.distributed`` cluster of one single-threaded worker per
-  core, beside the local runner on every core, chunks of a million hands.
+  core, beside the local runner on every core, chunks of a million hands;
+* searches: a small sweep whose line-ups name a search with its budget (``"mc:200"``) and a
+  plug-in by import path (``"bench_plugin:lightest"``, from this folder), Block 4p, on the local
+  runner and on a local Dask cluster (``--searches`` hands a cell, chunks of 50), with a check
+  that both write the same files.
 """
 
 from __future__ import annotations
@@ -130,12 +134,63 @@ def dask(hands: int, repeat: int) -> None:
           f"clock, {cpu_l / cpu_d:.1%} by CPU time", flush=True)
 
 
+SEARCHES = """\
+seed = 1
+hands = {hands}
+chunk_size = 50
+keep = "rows"
+[rules]
+preset = "block"
+players = 4
+[grid]
+strategies = [["mc:200", "random"], ["mc:200", "bench_plugin:lightest"]]
+"""
+
+
+def _files(root: Path) -> dict[str, bytes]:
+    return {p.relative_to(root).as_posix(): p.read_bytes() for p in sorted(root.rglob("*.parquet"))}
+
+
+def searches(hands: int, repeat: int) -> None:
+    from distributed import Client
+
+    from dominosim.batch.cluster import local_cluster
+
+    cores = numba.config.NUMBA_NUM_THREADS
+    sweep = parse_sweep(SEARCHES.format(hands=hands))
+    with tempfile.TemporaryDirectory() as tmp, local_cluster(cores) as cluster, \
+            Client(cluster) as client:
+        warm = parse_sweep(SEARCHES.format(hands=2 * cores))
+        run_sweep(warm, Path(tmp) / "w", client=client, quiet=True)  # the workers compile
+        run_sweep(warm, Path(tmp) / "w2", quiet=True)
+        dask_runs, local_runs = [], []
+        for _ in range(repeat):
+            before = _cpu_of_workers(client)
+            wall, cpu = timed(lambda: run_sweep(sweep, Path(tmp) / "dask", client=client,
+                                                quiet=True, fresh=True))
+            dask_runs.append((wall, cpu + _cpu_of_workers(client) - before))
+            local_runs.append(timed(lambda: run_sweep(sweep, Path(tmp) / "local", quiet=True,
+                                                      fresh=True)))
+        same = _files(Path(tmp) / "dask") == _files(Path(tmp) / "local")
+    (wall_d, _), (wall_l, _) = min(dask_runs), min(local_runs)
+    cpu_d, cpu_l = min(c for _, c in dask_runs), min(c for _, c in local_runs)
+    total = hands * len(sweep.cells)
+    print(f"searches, keep=rows, {len(sweep.cells)} cells x {hands:,} hands ({total:,}), line-ups "
+          f"{', '.join(c.strategies_label for c in sweep.cells)}: local runner on {cores} cores "
+          f"{wall_l:.2f} s ({total / wall_l:,.1f} hands/s, CPU {cpu_l:.2f} s), local cluster of "
+          f"{cores} single-threaded workers {wall_d:.2f} s ({total / wall_d:,.1f} hands/s, CPU of "
+          f"client and workers {cpu_d:.2f} s); best of {repeat}; the same files: {same}",
+          flush=True)
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true", help="small sizes")
-    parser.add_argument("--only", choices=("speed", "memory", "dask"))
+    parser.add_argument("--only", choices=("speed", "memory", "dask", "searches"))
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--searches", type=int, default=400, metavar="N",
+                        help="hands a cell of the searches part (default 400)")
     args = parser.parse_args(argv)
     big = 10_000_000 if args.quick else 100_000_000
     if args.only in (None, "speed"):
@@ -144,6 +199,8 @@ def main(argv: list[str] | None = None) -> None:
         dask(4_000_000 if args.quick else 20_000_000, args.repeat)
     if args.only in (None, "memory"):
         memory(big)
+    if args.only in (None, "searches"):
+        searches(100 if args.quick else args.searches, args.repeat)
 
 
 if __name__ == "__main__":

@@ -39,6 +39,32 @@ def test_cli_help_explains_every_option(capsys):
     ('hands = 10\n[rules]\npreset = "draw"\n', ["--jobs", "1", "--local-cluster", "2"],
      "error: argument --local-cluster: not allowed with argument --jobs"),
     ('hands = ten\n', [], "sweep.toml, line 1: The sweep file is not valid TOML: "),
+    # a search's budget, and a plug-in's import path, are checked before anything is written
+    ('hands = 10\nstrategies = "mc:0"\n[rules]\npreset = "draw"\n', [],
+     "sweep.toml, line 2: The value for `strategies` must be a built-in strategy name "),
+    ('hands = 10\nstrategies = "mc:0"\n[rules]\npreset = "draw"\n', [],
+     "but 'mc:0' was passed: the value for `playouts` must be an integer from 1 to 100,000"),
+    ('hands = 10\n[rules]\npreset = "draw"\n[grid]\nstrategies = ["random", ["mc:x", "random"]]\n',
+     [], "sweep.toml, line 5: The value for `grid.strategies` must be a built-in strategy name "),
+    ('hands = 10\n[rules]\npreset = "draw"\n[grid]\nstrategies = ["random", ["mc:x", "random"]]\n',
+     [], "but 'mc:x' was passed: the value for `strategies` must name a search strategy as 'mc'"),
+    ('hands = 10\nstrategies = ["ismcts:0.5", "random"]\n[rules]\npreset = "draw"\n', [],
+     "but 'ismcts:0.5' was passed: the value for `strategies` must name a search strategy"),
+    ('hands = 10\nstrategies = "no_such_module_for_sweeps:choose"\n[rules]\npreset = "draw"\n',
+     [], "but 'no_such_module_for_sweeps:choose' was passed: the module "
+     "'no_such_module_for_sweeps' cannot be imported (ModuleNotFoundError: No module named "
+     "'no_such_module_for_sweeps')."),
+    ('hands = 10\nstrategies = "plugins_for_sweeps:missing"\n[rules]\npreset = "draw"\n', [],
+     "but 'plugins_for_sweeps:missing' was passed: the module 'plugins_for_sweeps' has no "
+     "attribute 'missing'."),
+    ('hands = 10\nstrategies = "plugins_for_sweeps:not_compiled"\n[rules]\npreset = "draw"\n',
+     [], "but 'plugins_for_sweeps:not_compiled' was passed: 'not_compiled' of the module "
+     "'plugins_for_sweeps' is a function, not a numba @njit function"),
+    ('hands = 10\nstrategies = "plugins_for_sweeps:two_arguments"\n[rules]\npreset = "draw"\n',
+     [], "but 'plugins_for_sweeps:two_arguments' was passed: the compiled strategy "
+     "'plugins_for_sweeps:two_arguments' must take 5 arguments"),
+    ('hands = 10\nstrategies = "plugins_for_sweeps:returns_a_float"\n[rules]\npreset = "draw"\n',
+     [], "must return an integer move index, but it returns float64."),
 ])
 def test_cli_bad_input_exits_2_in_one_line_writing_nothing(tmp_path, capsys, text, argv,
                                                            message):

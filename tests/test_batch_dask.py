@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 from distributed import Client
 
-from dominosim.batch import parse_sweep, run_sweep
+import dominosim as ds
+from dominosim.batch import parse_sweep, read_hands, run_sweep
 from dominosim.batch.cluster import local_cluster
 from dominosim.batch.run import Task, play, play_and_encode
 
@@ -80,3 +81,60 @@ def test_dask_jobs_with_cluster_is_refused_before_writing(tmp_path, client):
                        "cluster"):
         run_sweep(parse_sweep(SWEEP), tmp_path / "out", client=client, jobs=1)
     assert not (tmp_path / "out").exists()
+
+
+# a search with a budget and a user's plug-in named by import path (tests/plugins_for_sweeps.py,
+# on the Python path of the tests, which the spawned workers inherit); the two line-ups are of
+# kernel shapes the plug-in tests compile already
+SEARCHES = """\
+seed = 5
+hands = 60
+chunk_size = 20
+keep = "rows"
+[rules]
+preset = "block"
+[grid]
+strategies = [["mc:2", "plugins_for_sweeps:lightest"], ["plugins_for_sweeps:lightest", "random"]]
+"""
+
+
+@pytest.mark.slow
+def test_dask_searches_and_plugins_by_path_write_the_rows_of_a_local_run(tmp_path, client):
+    sweep = parse_sweep(SEARCHES)
+    local = run_sweep(sweep, tmp_path / "local", quiet=True)
+    dask = run_sweep(sweep, tmp_path / "dask", client=client, quiet=True)
+    assert local.chunks_played == dask.chunks_played == 6
+    rows = read_hands(tmp_path / "local")
+    assert rows.equals(read_hands(tmp_path / "dask"))
+    assert _files(tmp_path / "dask") == _files(tmp_path / "local")
+    # the strategies are named as the sweep file writes them, and really played
+    assert rows.groupby("cell", observed=True)["lineup"].first().tolist() == [
+        "mc:2,plugins_for_sweeps:lightest", "plugins_for_sweeps:lightest,random"]
+    assert local.summary["strategies"].tolist() == [
+        "mc:2/plugins_for_sweeps:lightest", "plugins_for_sweeps:lightest/random"]
+    import plugins_for_sweeps
+
+    light = ds.compiled_strategy(plugins_for_sweeps.lightest)
+    direct = ds.simulate(sweep.cells[1].rules, [light, "random"], 60, seed=5)
+    played = rows[rows["cell"] == 1].reset_index(drop=True)[list(direct.columns)]
+    assert played.astype(direct.dtypes.to_dict()).equals(direct)
+    assert not direct.equals(ds.simulate(sweep.cells[1].rules, "random", 60, seed=5))
+
+
+def test_dask_worker_that_cannot_import_the_plugin_stops_the_run_naming_it(tmp_path, client,
+                                                                           monkeypatch):
+    # the workers started before this folder joined the Python path: they cannot import it
+    (tmp_path / "plugin_only_here.py").write_text(
+        "import numba\n\n\n@numba.njit\ndef first(moves_tile, moves_suit, n_moves, view, rng):\n"
+        "    return 0\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    # its first cell needs no plug-in: the workers are asked to import every plug-in up front
+    sweep = parse_sweep('hands = 10\n[rules]\npreset = "block"\n[grid]\nstrategies = '
+                        '["random", ["plugin_only_here:first", "random"]]\n')
+    with pytest.raises(RuntimeError, match=r"^'plugin_only_here:first' is not a strategy "
+                       r"dominosim can play: the module 'plugin_only_here' cannot be imported "
+                       r"\(ModuleNotFoundError: .*\), in the process \d+ on '.*' that plays the "
+                       r"hands \(every machine .*PYTHONPATH\)\.$"):
+        run_sweep(sweep, tmp_path / "out", client=client, quiet=True)
+    assert not (tmp_path / "out" / "summary.csv").exists()
+    assert not (tmp_path / "out" / "manifest.jsonl").read_text()  # not even the first cell

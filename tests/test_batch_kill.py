@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
@@ -37,9 +38,9 @@ def _finished(out: Path) -> int:
         return 0
 
 
-def _start(path: Path, out: Path) -> subprocess.Popen:
+def _start(path: Path, out: Path, env: dict[str, str] | None = None) -> subprocess.Popen:
     return subprocess.Popen([sys.executable, "-m", "dominosim.batch", str(path), "--out", str(out),
-                             "--quiet"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+                             "--quiet"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
 
 
 def _kill_when(proc: subprocess.Popen, ready) -> None:
@@ -74,5 +75,42 @@ def test_batch_sigkill_mid_run_then_resume_equals_clean_run(tmp_path):
     assert resumed.wait(timeout=120) == 0, resumed.stderr.read().decode()
     resumed.stderr.close()
     assert _files(out) == clean
+    keys = [line.split('"files"')[0] for line in (out / "manifest.jsonl").read_text().splitlines()]
+    assert len(keys) == len(set(keys)) == total
+
+
+SEARCHES = """\
+seed = 8
+hands = 200
+chunk_size = 8
+keep = "rows"
+strategies = ["mc:2", "plugins_for_sweeps:lightest"]
+[rules]
+preset = "block"
+"""
+
+
+@pytest.mark.slow
+def test_batch_sigkill_of_a_sweep_of_searches_and_plugins_then_resume_equals_clean_run(tmp_path):
+    path = tmp_path / "sweep.toml"
+    path.write_text(SEARCHES)
+    sweep = load_sweep(path)
+    total = len(sweep.chunks())
+    clean = _files(run_sweep(sweep, tmp_path / "clean", quiet=True).out)
+    # the command imports the plug-in by its path: its folder on the child's Python path
+    here = str(Path(__file__).parent)
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(
+        p for p in (here, os.environ.get("PYTHONPATH")) if p)}
+    out = tmp_path / "killed"
+    _kill_when(_start(path, out, env), lambda: _finished(out) >= 3 and (time.sleep(0.02) or True))
+    killed_at = _finished(out)
+    assert 3 <= killed_at < total and not (out / "summary.csv").exists()
+    resumed = _start(path, out, env)
+    assert resumed.wait(timeout=120) == 0, resumed.stderr.read().decode()
+    resumed.stderr.close()
+    assert _files(out) == clean
+    runs = json.loads((out / "metadata.json").read_text())["runs"]
+    assert [r["chunks_skipped"] for r in runs] == [0, killed_at], runs
+    assert runs[-1]["chunks_played"] == total - killed_at
     keys = [line.split('"files"')[0] for line in (out / "manifest.jsonl").read_text().splitlines()]
     assert len(keys) == len(set(keys)) == total

@@ -29,6 +29,7 @@ import numba
 import pandas as pd
 
 from .dataset import chunk_forms
+from .lineups import playable, plugin_paths
 from .markdown import render
 from .output import (
     engine_version,
@@ -170,6 +171,9 @@ def _run(sweep: Sweep, store: Store, fresh: bool, jobs: int | None, client: Any,
         log("loading the compiled engine (the first run on a machine compiles a kernel per game family, about 10 s each)")
         warm = dataclasses.replace(todo[0], n=1)
         if client is not None:
+            plugins = tuple(plugin_paths(c.lineup for c in sweep.cells))
+            if plugins:  # every worker imports every plug-in now, or the run stops here
+                client.run(playable, plugins)
             client.run(play, warm, 1)
         else:
             play(warm, jobs)
@@ -225,8 +229,9 @@ def _metadata(sweep: Sweep, plan: dict, engine: dict, runs: list[dict]) -> dict:
 def dry_run(sweep: Sweep, out: str | Path | None = None, *, jobs: int | None = None,
             sample: int = 20_000) -> str:
     """What :func:`run_sweep` would do, as text: cells, chunks, hands (those already finished in
-    ``out`` left out) and an estimated time from playing ``sample`` hands of every cell on this
-    machine's ``jobs`` cores. Writes nothing.
+    ``out`` left out) and an estimated time from playing up to ``sample`` hands of every cell on
+    this machine's ``jobs`` cores (fewer where they take over half a second: search strategies).
+    Writes nothing.
 
     >>> from dominosim.batch import parse_sweep
     >>> text = dry_run(parse_sweep('hands = 5_000\\n[rules]\\npreset = "draw"\\n'), sample=500)
@@ -274,10 +279,22 @@ def dry_run(sweep: Sweep, out: str | Path | None = None, *, jobs: int | None = N
     return "\n".join(lines)
 
 
+ESTIMATE_SECONDS = 0.5
+"""A dry run's sample of a cell grows until playing it takes this long (or reaches ``sample``): a
+cell of searches (``"mc:200"``) is timed on a few hundred hands, not on thousands."""
+
+
 def _estimate(task: Task, sample: int, jobs: int | None) -> float:
-    """Seconds per hand of a task's cell, from a sample played now."""
-    probe = dataclasses.replace(task, index=0, start=0, n=min(sample, task.n))
+    """Seconds per hand of a task's cell, from a sample played now: 16 hands, then as many as
+    :data:`ESTIMATE_SECONDS` should take by that pace, up to ``sample``."""
     play(dataclasses.replace(task, index=0, start=0, n=1), jobs)
-    clock = time.perf_counter()
-    encode(probe, play(probe, jobs))
-    return (time.perf_counter() - clock) / probe.n
+    n = min(sample, task.n, 16)
+    while True:
+        probe = dataclasses.replace(task, index=0, start=0, n=n)
+        clock = time.perf_counter()
+        encode(probe, play(probe, jobs))
+        seconds = time.perf_counter() - clock
+        most = min(sample, task.n)
+        if seconds >= ESTIMATE_SECONDS or n >= most:
+            return seconds / n
+        n = min(most, max(2 * n, int(n * ESTIMATE_SECONDS / max(seconds, 1e-6))))

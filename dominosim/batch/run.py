@@ -34,6 +34,7 @@ from ..rules import Rules
 from ..simulation.play import simulate
 from ..summary import Summary
 from .dataset import ChunkForm, chunk_forms
+from .lineups import playable
 from .output import encode_hands, encode_sums, engine_version, versions
 from .store import Store, chunk_path
 from .sweep import Sweep
@@ -65,8 +66,10 @@ def tasks_of(sweep: Sweep, done: Iterable[tuple[int, int]]) -> list[Task]:
 
 
 def play(task: Task, n_jobs: int | None = None) -> Summary | pd.DataFrame:
-    """Play a chunk on ``n_jobs`` threads: its summary, or its hand records (``keep='rows'``)."""
-    return simulate(task.rules, list(task.lineup), task.n, task.seed, start=task.start,
+    """Play a chunk on ``n_jobs`` threads: its summary, or its hand records (``keep='rows'``).
+
+    A plug-in of the line-up is imported and compiled the first time this process plays it."""
+    return simulate(task.rules, playable(task.lineup), task.n, task.seed, start=task.start,
                     keep=task.keep, n_jobs=n_jobs, chunk_size=task.n, progress=False)
 
 

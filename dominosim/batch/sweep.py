@@ -40,6 +40,7 @@ from typing import Any
 from ..rng import check_seed
 from ..rules import PRESETS, Rules
 from ..strategies.registry import NAMES as STRATEGY_IDS
+from .lineups import plugin_paths, plugin_source_digest, refusal
 
 KEEPS = ("summary", "rows")
 TOP_KEYS = ("name", "description", "seed", "hands", "chunk_size", "keep", "out", "strategies",
@@ -171,11 +172,16 @@ class Sweep:
 
     def plan(self) -> dict[str, Any]:
         """Everything that decides the results (not names, labels or the form of the file): two
-        runs with equal plans write equal files."""
-        return {"seed": self.seed, "hands": self.hands, "chunk_size": self.chunk_size,
+        runs with equal plans write equal files. A plug-in's module is there as the digest of its
+        file (:func:`~dominosim.batch.lineups.plugin_source_digest`)."""
+        plan = {"seed": self.seed, "hands": self.hands, "chunk_size": self.chunk_size,
                 "keep": self.keep,
                 "cells": [{"rules": c.rules.to_dict(), "lineup": list(c.lineup)}
                           for c in self.cells]}
+        plugins = plugin_paths(c.lineup for c in self.cells)
+        if plugins:  # a plug-in's code decides its hands: a changed module is another sweep
+            plan["plugins"] = {path: plugin_source_digest(path) for path in plugins}
+        return plan
 
 
 def _refuse(key: str, allowed: str, value: Any) -> ValueError:
@@ -399,14 +405,19 @@ def _axes(grid: dict) -> list[tuple[str, tuple]]:
 
 def _lineup(where: str, value: Any) -> tuple[str, ...]:
     names = ", ".join(map(repr, STRATEGY_IDS))
-    allowed = (f"a built-in strategy name ({names}) or an array of them, one per seat "
-               "in turn")
+    allowed = (f"a built-in strategy name ({names}), a search with a budget ('mc:200') or a "
+               "plug-in's import path ('package.module:function'), or an array of them, one per "
+               "seat in turn")
     items = value if isinstance(value, list) else [value]
     if not items:
         raise _SweepError(where, str(_refuse(where, allowed, value)))
     for item in items:
-        if not isinstance(item, str) or item not in STRATEGY_IDS:
-            raise _SweepError(where, str(_refuse(where, allowed, item)))
+        reason = refusal(item) if isinstance(item, str) else None
+        if not isinstance(item, str) or reason is not None:
+            error = str(_refuse(where, allowed, item))
+            if reason is not None and not reason.startswith("it is neither"):
+                error = f"{error[:-1]}: {reason}."
+            raise _SweepError(where, error)
     return tuple(items)
 
 
