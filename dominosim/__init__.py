@@ -19,6 +19,7 @@ from .simulation.check import CheckReport, check_strategy
 from .simulation.duplicate import Comparison, Tournament, bradley_terry, compare, tournament
 from .simulation.play import replay, simulate, simulate_matches
 from .solver import Position, Solution, analyze, exact, solve
+from .solver.review import review
 from .strategies.lineup import BUILTINS, SEARCHES, STYLES
 from .strategies.plugins import CompiledStrategy, compiled_strategy
 from .strategies.search import ISMCTS, MonteCarlo, SearchStrategy
@@ -61,6 +62,7 @@ __all__ = [
     "play_hand",
     "play_match",
     "replay",
+    "review",
     "simulate",
     "simulate_matches",
     "transcript",
