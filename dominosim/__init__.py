@@ -11,6 +11,7 @@ True
 """
 
 from . import analysis, plots
+from .interactive import play
 from .reference.game import IllegalMoveError, Move
 from .reference.hand import HandLog, MatchLog, play_hand, play_match
 from .reference.transcript import transcript
@@ -59,6 +60,7 @@ __all__ = [
     "Rules",
     "SeatView",
     "Summary",
+    "play",
     "play_hand",
     "play_match",
     "replay",

@@ -51,6 +51,28 @@ def _hand_text(tiles: list[tuple[int, int]]) -> str:
     return " ".join(label(t) for t in sorted(tiles, key=tile_id, reverse=True)) or "(none)"
 
 
+def event_line(rules: Any, e: Any, *, first: bool = False, show_draw: bool = True) -> str:
+    """One play, draw or knock as a line of the transcript (``first``: the opening play;
+    ``show_draw=False`` hides the tile drawn, as the other seats see it).
+
+    >>> from dominosim.reference.game import Event
+    >>> event_line(None, Event("draw", seat=2, tile=(1, 5)), show_draw=False)
+    'Seat 2 cannot play and draws a tile.'
+    """
+    if e.kind == "play":
+        ends = "Ends: " + " ".join(map(str, e.ends))
+        if first:
+            how = ", the highest double" if rules.opening == "highest_double" else ""
+            return f"Seat {e.seat} leads {label(e.tile)}{how}.  {ends}"
+        stitch = " Stitch-up!" if e.stitch_up else ""
+        return f"Seat {e.seat} plays {label(e.tile)} on a {e.suit}.{stitch}  {ends}"
+    if e.kind == "draw":
+        seen = show_draw and e.tile is not None and e.tile != (-1, -1)
+        return f"Seat {e.seat} cannot play and draws {label(e.tile) if seen else 'a tile'}."
+    lacks = " or ".join(map(str, e.suits))
+    return f"Seat {e.seat} knocks (holds no {lacks})."
+
+
 def transcript(log: Any) -> str:
     """Write ``log`` out as plain text: the deal, every play, draw and knock, and the score.
 
@@ -79,21 +101,10 @@ def transcript(log: Any) -> str:
     lines.append(f"  Sleeping: {len(boneyard)} tiles")
     first = True
     for e in log.events:
-        if e.kind == "play":
-            ends = "Ends: " + " ".join(map(str, e.ends))
-            if first:
-                how = ", the highest double" if r.opening == "highest_double" else ""
-                lines.append(f"Seat {e.seat} leads {label(e.tile)}{how}.  {ends}")
-                first = False
-                continue
-            stitch = " Stitch-up!" if e.stitch_up else ""
-            lines.append(f"Seat {e.seat} plays {label(e.tile)} on a {e.suit}.{stitch}  {ends}")
-        elif e.kind == "draw":
-            lines.append(f"Seat {e.seat} cannot play and draws {label(e.tile)}.")
-        elif e.kind == "knock":
-            lacks = " or ".join(map(str, e.suits))
-            lines.append(f"Seat {e.seat} knocks (holds no {lacks}).")
-        elif e.kind == "end":
+        if e.kind != "end":
+            lines.append(event_line(r, e, first=first))
+            first = first and e.kind != "play"
+        else:
             pips = ", ".join(f"seat {s}: {p}" for s, p in enumerate(e.pips))
             if e.how == "out":
                 out = next(x.seat for x in reversed(log.events) if x.kind == "play")
