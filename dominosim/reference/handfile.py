@@ -38,11 +38,13 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..rules import PRESETS, Rules
-from ..tiles import label, n_tiles, tile_id
+from ..tiles import full_set, label, n_tiles, tile_id
 from .game import Event, GameState, IllegalMoveError, Move, highest_double, score
 
 SCHEMA = "dominosim.hand/1"
 """The schema name written in every hand file; a file of another schema is refused."""
+KEYS = ("schema", "note", "rules", "seed", "hand", "redeals", "deal", "moves", "result")
+"""The keys of a hand file, in the order they are written; any other is refused."""
 HIDDEN = (-1, -1)
 """The tile nobody saw (a hand's or the boneyard's unknown tile)."""
 
@@ -190,6 +192,11 @@ def _deal(data: Any, rules: Rules, where: str) -> Deal:
         raise _bad(f"{where}.boneyard", f"a list of the {size} sleeping tiles in draw order, or "
                    "null", bone_in)
     boneyard = [parse_tile(t, rules, f"{where}.boneyard") for t in bone_in]
+    if not rules.can_draw and HIDDEN in boneyard and not any(HIDDEN in h for h in hands):
+        # No tile is ever drawn: the sleeping tiles are the rest of the set, in any order.
+        rest = iter(t for t in full_set(rules.max_pip)
+                    if t not in boneyard and all(t not in h for h in hands))
+        boneyard = [next(rest) if t == HIDDEN else t for t in boneyard]
     known = [t for h in hands for t in h if t != HIDDEN] + [t for t in boneyard if t != HIDDEN]
     twice = sorted({label(t) for t in known if known.count(t) > 1})
     if twice:
@@ -414,6 +421,9 @@ def load(text: str | bytes | dict) -> tuple[Rules, Any, Any, list[Deal], GameSta
     if not isinstance(data, dict) or data.get("schema") != SCHEMA:
         got = data.get("schema") if isinstance(data, dict) else type(data).__name__
         raise _bad("schema", f"{SCHEMA!r}", got)
+    unknown = sorted(set(data) - set(KEYS))
+    if unknown:
+        raise _bad("keys of a hand file", "among " + ", ".join(map(repr, KEYS)), unknown[0])
     rules = _rules(data.get("rules"))
     deals = [_deal(d, rules, f"redeals[{i}]") for i, d in enumerate(data.get("redeals", []))]
     deals.append(_deal(data.get("deal"), rules, "deal"))

@@ -48,7 +48,9 @@ def _side_name(log: Any, side: int) -> str:
 
 
 def _hand_text(tiles: list[tuple[int, int]]) -> str:
-    return " ".join(label(t) for t in sorted(tiles, key=tile_id, reverse=True)) or "(none)"
+    # (-1, -1) is a tile nobody saw, in a typed-in game (dominosim.reference.handfile)
+    return " ".join("?" if t == (-1, -1) else label(t)
+                    for t in sorted(tiles, key=tile_id, reverse=True)) or "(none)"
 
 
 def event_line(rules: Any, e: Any, *, first: bool = False, show_draw: bool = True) -> str:
@@ -105,15 +107,18 @@ def transcript(log: Any) -> str:
             lines.append(event_line(r, e, first=first))
             first = first and e.kind != "play"
         else:
-            pips = ", ".join(f"seat {s}: {p}" for s, p in enumerate(e.pips))
+            pips = ", ".join(f"seat {s}: {'?' if p is None else p}" for s, p in enumerate(e.pips))
             if e.how == "out":
                 out = next(x.seat for x in reversed(log.events) if x.kind == "play")
                 head = f"Seat {out} is out."
             else:
                 head = "Blocked: nobody can play."
-            if e.winning_side < 0:
+            if e.winning_side is None:  # hidden tiles decide it (a typed-in game)
+                result = "The winner is not known."
+            elif e.winning_side < 0:
                 result = "A tie: no points."
             else:
-                result = f"{_side_name(log, e.winning_side)} wins {e.points} points."
+                points = "an unknown number of" if e.points is None else e.points
+                result = f"{_side_name(log, e.winning_side)} wins {points} points."
             lines.append(f"{head} {result} Pips left: {pips}.")
     return "\n".join(lines)

@@ -24,6 +24,7 @@ Examples
 from __future__ import annotations
 
 import copy
+import numbers
 from dataclasses import dataclass
 from typing import Any
 
@@ -273,6 +274,8 @@ def position_of(log: Any, k: int) -> Position:
     True
     """
     n = len(log.events)
+    if isinstance(k, numbers.Integral) and not isinstance(k, bool):
+        k = int(k)  # an index read from a table (``ds.review``'s ``event``) is a numpy integer
     if not isinstance(k, int) or not 0 <= k <= n:
         raise ValueError(f"The value for `k` must be an event index from 0 to {n}, but {k!r} was "
                          f"passed.")
