@@ -385,16 +385,23 @@ def _step(replay: Replay, number: int, text: str) -> None:
         elif kind == "draw":
             replay.draw(seat, tile)
         else:
-            if suit is None:
-                fits = sorted({v for v in set(tile) if v in state.playable_suits()})
+            if replay.known(seat) and tile not in state.hands[seat]:
+                raise IllegalMoveError(f"seat {seat} does not hold the {label(tile)}")
+            fits = sorted({v for v in set(tile) if v in state.playable_suits()})
+            if suit is None and fits:
                 if len(fits) > 1 and replay.known(seat):
                     raise IllegalMoveError(f"it fits the ends {fits}: write 'on SUIT'")
-                suit = fits[0] if fits else tile[0]
+                suit = fits[0]
+            if suit is None and not fits:
+                raise IllegalMoveError(f"the {label(tile)} fits no playable end")
+            if suit not in fits:
+                raise IllegalMoveError(f"the {label(tile)} on {suit} fits no playable end")
             replay.play(seat, tile, suit)
     except IllegalMoveError as error:
         mover = replay.to_move()
         legal = _legal_text(replay, mover)
-        raise ValueError(f"Move {number} ({text!r}) is illegal ({error}); the legal moves of seat "
+        raise ValueError(f"Move {number} ({text!r}) is illegal ({str(error).rstrip('.')}); the "
+                         f"legal moves of seat "
                          f"{mover} are: {legal}.") from None
 
 
