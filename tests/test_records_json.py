@@ -175,3 +175,33 @@ def test_typed_in_draw_game_with_unknown_boneyard_takes_named_draws():
     assert [d.tile for d in draws] == [HIDDEN, (0, 0)]
     assert typed.record == {} and typed.outcome() == "not played"
     assert typed.position(len(typed.events)).view(0).hand == ((1, 1),)
+
+
+def _as_seen_by(log: ds.HandLog, seat: int) -> str:
+    """The hand file of ``log`` as ``seat`` would type it in: its own tiles only, the others'
+    draws unnamed."""
+    data = json.loads(log.to_json())
+    data["deal"]["hands"] = [h if s == seat else None for s, h in enumerate(data["deal"]["hands"])]
+    data["deal"]["boneyard"] = None
+    data.pop("redeals", None)
+    data["moves"] = [m if "draw" not in m or m.startswith(f"{seat}:") else m.split(" draw")[0]
+                     + " draw" for m in data["moves"]]
+    return json.dumps(data)
+
+
+@settings(max_examples=25, deadline=None, derandomize=True)
+@given(case=st.sampled_from(PRESET_PLAYERS), hand=st.integers(0, 10**6),
+       seat=st.integers(0, 2))
+def test_hand_seen_by_one_seat_loads_with_the_same_public_events(case, hand, seat):
+    preset, players = case
+    rules = ds.Rules.preset(preset, players=players)
+    log = ds.replay(rules, "random", seed=12, hand=hand)
+    seen = ds.HandLog.from_json(_as_seen_by(log, seat))
+    hide = [e.kind == "draw" and e.seat != seat for e in log.events]
+    assert [(e.kind, e.seat, HIDDEN if h else e.tile, e.suit, e.ends, e.suits)
+            for e, h in zip(log.events, hide, strict=True)] == \
+        [(e.kind, e.seat, e.tile, e.suit, e.ends, e.suits) for e in seen.events]
+    end, got = log.events[-1], seen.events[-1]
+    assert (got.how, got.pips[seat]) == (end.how, end.pips[seat])
+    assert got.winning_side in (end.winning_side, None)
+    assert seen.record["points"] == log.record["points"]  # taken from the file's result
