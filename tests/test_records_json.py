@@ -4,6 +4,7 @@ and a real game typed in is replayed move by move by the reference engine's rule
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -205,3 +206,20 @@ def test_hand_seen_by_one_seat_loads_with_the_same_public_events(case, hand, sea
     assert (got.how, got.pips[seat]) == (end.how, end.pips[seat])
     assert got.winning_side in (end.winning_side, None)
     assert seen.record["points"] == log.record["points"]  # taken from the file's result
+
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_example_game_and_the_documented_schema_example_load_as_documented():
+    game_file = ds.HandLog.from_json((ROOT / "examples" / "game.json").read_text())
+    docs = (ROOT / "docs" / "records.md").read_text()
+    typed = ds.HandLog.from_json(docs.split("```json\n")[1].split("```")[0])
+    assert [(e.kind, e.seat, e.tile, e.suit) for e in typed.events] == \
+        [(e.kind, e.seat, e.tile, e.suit) for e in game_file.events]
+    assert game_file.record["points"] == typed.record["points"] == 20
+    documented = docs.split("ValueError: ")[1].split("\n")[0]
+    bad = (ROOT / "examples" / "game.json").read_text().replace('"0: 3-1"', '"0: 6-0"')
+    with pytest.raises(ValueError) as error:
+        ds.HandLog.from_json(bad)
+    assert str(error.value) == documented
