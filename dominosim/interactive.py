@@ -22,6 +22,7 @@ from __future__ import annotations
 import argparse
 import builtins
 import copy
+import os
 import sys
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
@@ -243,6 +244,10 @@ def main(argv: list[str] | None = None, prog: str = "python -m dominosim.play") 
     """Run the terminal form; returns the exit status (0 done or quit, 2 bad options)."""
     args = parser(prog).parse_args(argv)
     opponents = args.opponents.split(",") if "," in args.opponents else args.opponents
+    if args.save and not os.path.isdir(os.path.dirname(os.path.abspath(args.save))):
+        print(f"{prog}: error: The value for `--save` must be a file in an existing folder, but "
+              f"{args.save!r} was passed.", file=sys.stderr)
+        return 2
 
     def ask(prompt: str) -> str:
         try:

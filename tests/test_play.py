@@ -54,6 +54,9 @@ def test_play_command_refuses_an_unknown_opponent_in_one_line():
     assert done.stderr.count("\n") == 1
     assert "The value for `strategies` must be a built-in name" in done.stderr
     assert "'bulli' was passed" in done.stderr
+    nowhere = run(["dominosim.play", "--save", "no/such/folder/hand.json"], "")
+    assert nowhere.returncode == 2 and nowhere.stdout == ""
+    assert "`--save` must be a file in an existing folder" in nowhere.stderr
 
 
 def test_play_function_takes_scripted_choices_and_returns_the_hand():

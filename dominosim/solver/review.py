@@ -21,7 +21,7 @@ from ..reference.hand import HandLog
 from ..reference.handfile import HIDDEN, has_hidden
 from ..tiles import label
 
-COLUMNS = ("decision", "event", "tiles_down", "legal_moves", "made", "best", "made_win",
+COLUMNS = ("decision", "event", "position", "tiles_down", "legal_moves", "made", "best", "made_win",
            "best_win", "win_lost", "made_points", "best_points", "points_lost", "samples",
            "solved_best", "solved_value", "solved_made", "solved_lost")
 
@@ -93,8 +93,8 @@ def review(log: HandLog, seat: int, *, method: str = "pimc", budget: int = 500, 
     pandas.DataFrame
         One row per decision, in play order:
 
-        ``decision`` (1, 2, ...), ``event`` (its index ``k`` in ``log.events``: the position is
-        ``log.position(k)``), ``tiles_down`` (tiles on the table before it), ``legal_moves``
+        ``decision`` (1, 2, ...), ``event`` (its index ``k`` in ``log.events``), ``position``
+        (the :class:`~dominosim.Position` before it, ``log.position(k)``), ``tiles_down`` (tiles on the table before it), ``legal_moves``
         (their number), ``made`` and ``best`` (the move made, and the move of best analysed
         value, as ``'6-4 on 6'``), ``made_win`` and ``best_win`` (their analysed win values: the
         share of hands the seat's side wins, ties as half), ``win_lost`` (``best_win -
@@ -148,7 +148,7 @@ def _decision(log: HandLog, seat: int, number: int, k: int, hidden: bool, analyz
     moves = [Move(t, s) for t, s in zip(table["tile"], table["suit"], strict=True)]
     at, best = moves.index(made), int(table["best"].to_numpy().argmax())
     win, points = table["win"].to_numpy(), table["points"].to_numpy()
-    row = {"decision": number, "event": k,
+    row = {"decision": number, "event": k, "position": position,
            "tiles_down": sum(e.kind == "play" for e in log.events[:k]),
            "legal_moves": len(moves), "made": _move_text(made), "best": _move_text(moves[best]),
            "made_win": win[at], "best_win": win[best], "win_lost": max(0.0, win[best] - win[at]),
