@@ -11,6 +11,7 @@ True
 """
 
 from . import analysis, plots
+from .interactive import play
 from .reference.game import IllegalMoveError, Move
 from .reference.hand import HandLog, MatchLog, play_hand, play_match
 from .reference.transcript import transcript
@@ -19,6 +20,7 @@ from .simulation.check import CheckReport, check_strategy
 from .simulation.duplicate import Comparison, Tournament, bradley_terry, compare, tournament
 from .simulation.play import replay, simulate, simulate_matches
 from .solver import Position, Solution, analyze, exact, solve
+from .solver.review import review
 from .strategies.lineup import BUILTINS, SEARCHES, STYLES
 from .strategies.plugins import CompiledStrategy, compiled_strategy
 from .strategies.search import ISMCTS, PIMC, MonteCarlo, SearchStrategy
@@ -59,9 +61,11 @@ __all__ = [
     "Rules",
     "SeatView",
     "Summary",
+    "play",
     "play_hand",
     "play_match",
     "replay",
+    "review",
     "simulate",
     "simulate_matches",
     "transcript",

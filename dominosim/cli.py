@@ -39,10 +39,18 @@ def _report(argv: list[str], prog: str) -> int:
     return report_cli(argv, prog=prog)
 
 
+def _play(argv: list[str], prog: str) -> int:
+    from .interactive import main as play_main
+
+    return play_main(argv, prog=prog)
+
+
 COMMANDS: dict[str, tuple[str, Callable[[list[str], str], int]]] = {
     "batch": ("play a sweep file (default: the built-in sweep) into Parquet results, a summary "
               "and a report", _batch),
     "report": ("regenerate the Markdown reports and figures of reports/", _report),
+    "play": ("play a hand at the terminal against any strategies, then see the review of your "
+             "decisions", _play),
 }
 """The subcommands: name -> (one-line help, runner taking the remaining arguments and a prog).
 A new one (say ``play``, a hand at the terminal) is one more entry; ``--help`` lists it."""

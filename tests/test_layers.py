@@ -45,6 +45,8 @@ LAYERS = {
     #    the experiments play hands and read them with the analysis
     "dominosim.simulation.experiments": 6, "dominosim.analysis": 6, "dominosim.plots": 6,
     "dominosim.batch": 6, "dominosim.report": 6, "dominosim.cli": 6, "dominosim.__main__": 6,
+    # a hand played at the terminal or in a notebook, reviewed at the end
+    "dominosim.interactive": 6, "dominosim.play": 6,
     # 7. the public face: the package itself and the deprecated aliases of moved modules
     "dominosim": 7,
 }

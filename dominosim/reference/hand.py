@@ -67,6 +67,75 @@ class HandLog:
 
         return position_of(self, k)
 
+    def to_json(self) -> str:
+        """The hand as JSON text of the ``dominosim.hand/1`` schema (docs/records.md, "Game
+        records"): the rules, the deals, the moves in order and the result.
+
+        :meth:`from_json` reads it back to an equal log.
+
+        Examples
+        --------
+        >>> import dominosim as ds
+        >>> log = ds.replay(ds.Rules.preset("draw", players=2), "random", seed=3, hand=0)
+        >>> again = ds.HandLog.from_json(log.to_json())
+        >>> again.events == log.events, again.record == log.record
+        (True, True)
+        """
+        from .handfile import dump
+
+        return dump(self.rules, self.deals, self.events, seed=self.seed, hand=self.hand,
+                    record=self.record)
+
+    @classmethod
+    def from_json(cls, text: str | bytes | dict) -> HandLog:
+        """A hand read from JSON text of the ``dominosim.hand/1`` schema: a log written by
+        :meth:`to_json`, or a real game typed in (docs/records.md, "Game records").
+
+        Every move is replayed by the reference engine's rule operations; the draws and knocks
+        the rules force on a seat whose tiles are all known may be left out. A hand or the
+        boneyard nobody saw may be ``null`` (or hold ``"?"`` tiles): those tiles are
+        ``(-1, -1)`` in :attr:`deals`, and what they decide (the pips of a hidden hand, and then
+        the points) is None in the record.
+
+        Parameters
+        ----------
+        text : str, bytes or dict
+            The JSON text (or the object it holds).
+
+        Raises
+        ------
+        ValueError
+            For a file that does not follow the schema, and for an illegal move: one sentence
+            naming the move's number, the move and the legal moves.
+
+        Examples
+        --------
+        >>> import dominosim as ds
+        >>> game = '''
+        ... {"schema": "dominosim.hand/1",
+        ...  "rules": {"preset": "block", "players": 2, "max_pip": 2, "hand_size": 3},
+        ...  "deal": {"hands": [["2-2", "1-0", "1-1"], null], "boneyard": null},
+        ...  "moves": ["2-2", "2-1", "1-1", "1: knock", "0: 1-0 on 1"]}'''
+        >>> log = ds.HandLog.from_json(game)
+        >>> log.outcome(), log.record["pips_0"], log.record["pips_1"]
+        ('out, side 0 wins points not known, 4 plays', 0, None)
+        >>> ds.HandLog.from_json(game.replace('"1: knock", ', ''))
+        Traceback (most recent call last):
+        ...
+        ValueError: Move 4 ('0: 1-0 on 1') is illegal (seat 1 is to move); the legal moves of seat 1 are: any tile it may hold that fits, 1: knock.
+        """
+        from .handfile import load
+
+        rules, seed, hand, deals, state, replay = load(text)
+        log = cls(rules, seed, hand, deals, state.events)
+        if state.over:
+            log.record = record_of(state, len(deals) - 1, hand)
+            for s in range(rules.players):
+                if not replay.known(s):
+                    log.record[f"pips_{s}"] = None
+            log.record["winning_side"], log.record["points"] = state.winning_side, state.points
+        return log
+
     def transcript(self) -> str:
         """The hand as text a person can follow at the table (see :func:`dominosim.reference.transcript`)."""
         return transcript(self)
@@ -76,8 +145,10 @@ class HandLog:
         r = self.record
         if not r:
             return "not played"
-        won = (f"side {r['winning_side']} wins {r['points']} points" if r["winning_side"] >= 0
-               else "a tie")
+        side, points = r["winning_side"], r["points"]
+        won = ("the winner not known" if side is None else "a tie" if side < 0
+               else f"side {side} wins " + ("points not known" if points is None
+                                            else f"{points} points"))
         end = END_CATEGORIES[r["end"]] if isinstance(r["end"], int) else r["end"]
         return f"{end}, {won}, {r['plays']} plays"
 

@@ -48,7 +48,31 @@ def _side_name(log: Any, side: int) -> str:
 
 
 def _hand_text(tiles: list[tuple[int, int]]) -> str:
-    return " ".join(label(t) for t in sorted(tiles, key=tile_id, reverse=True)) or "(none)"
+    # (-1, -1) is a tile nobody saw, in a typed-in game (dominosim.reference.handfile)
+    return " ".join("?" if t == (-1, -1) else label(t)
+                    for t in sorted(tiles, key=tile_id, reverse=True)) or "(none)"
+
+
+def event_line(rules: Any, e: Any, *, first: bool = False, show_draw: bool = True) -> str:
+    """One play, draw or knock as a line of the transcript (``first``: the opening play;
+    ``show_draw=False`` hides the tile drawn, as the other seats see it).
+
+    >>> from dominosim.reference.game import Event
+    >>> event_line(None, Event("draw", seat=2, tile=(1, 5)), show_draw=False)
+    'Seat 2 cannot play and draws a tile.'
+    """
+    if e.kind == "play":
+        ends = "Ends: " + " ".join(map(str, e.ends))
+        if first:
+            how = ", the highest double" if rules.opening == "highest_double" else ""
+            return f"Seat {e.seat} leads {label(e.tile)}{how}.  {ends}"
+        stitch = " Stitch-up!" if e.stitch_up else ""
+        return f"Seat {e.seat} plays {label(e.tile)} on a {e.suit}.{stitch}  {ends}"
+    if e.kind == "draw":
+        seen = show_draw and e.tile is not None and e.tile != (-1, -1)
+        return f"Seat {e.seat} cannot play and draws {label(e.tile) if seen else 'a tile'}."
+    lacks = " or ".join(map(str, e.suits))
+    return f"Seat {e.seat} knocks (holds no {lacks})."
 
 
 def transcript(log: Any) -> str:
@@ -79,30 +103,22 @@ def transcript(log: Any) -> str:
     lines.append(f"  Sleeping: {len(boneyard)} tiles")
     first = True
     for e in log.events:
-        if e.kind == "play":
-            ends = "Ends: " + " ".join(map(str, e.ends))
-            if first:
-                how = ", the highest double" if r.opening == "highest_double" else ""
-                lines.append(f"Seat {e.seat} leads {label(e.tile)}{how}.  {ends}")
-                first = False
-                continue
-            stitch = " Stitch-up!" if e.stitch_up else ""
-            lines.append(f"Seat {e.seat} plays {label(e.tile)} on a {e.suit}.{stitch}  {ends}")
-        elif e.kind == "draw":
-            lines.append(f"Seat {e.seat} cannot play and draws {label(e.tile)}.")
-        elif e.kind == "knock":
-            lacks = " or ".join(map(str, e.suits))
-            lines.append(f"Seat {e.seat} knocks (holds no {lacks}).")
-        elif e.kind == "end":
-            pips = ", ".join(f"seat {s}: {p}" for s, p in enumerate(e.pips))
+        if e.kind != "end":
+            lines.append(event_line(r, e, first=first))
+            first = first and e.kind != "play"
+        else:
+            pips = ", ".join(f"seat {s}: {'?' if p is None else p}" for s, p in enumerate(e.pips))
             if e.how == "out":
                 out = next(x.seat for x in reversed(log.events) if x.kind == "play")
                 head = f"Seat {out} is out."
             else:
                 head = "Blocked: nobody can play."
-            if e.winning_side < 0:
+            if e.winning_side is None:  # hidden tiles decide it (a typed-in game)
+                result = "The winner is not known."
+            elif e.winning_side < 0:
                 result = "A tie: no points."
             else:
-                result = f"{_side_name(log, e.winning_side)} wins {e.points} points."
+                points = "an unknown number of" if e.points is None else e.points
+                result = f"{_side_name(log, e.winning_side)} wins {points} points."
             lines.append(f"{head} {result} Pips left: {pips}.")
     return "\n".join(lines)

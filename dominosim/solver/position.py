@@ -24,6 +24,7 @@ Examples
 from __future__ import annotations
 
 import copy
+import numbers
 from dataclasses import dataclass
 from typing import Any
 
@@ -211,21 +212,30 @@ class Position:
                                   if self.ends else "empty (before the opening)"))
         for s, hand in enumerate(state.hands):
             mark = " <- to move" if s == self.to_move else ""
-            tiles = " ".join(label(t) for t in hand) or "(out)"
+            tiles = " ".join(_shown(t) for t in hand) or "(out)"
+            spots = "?" if _HIDDEN in hand else sum(pips(t) for t in hand)
             lines.append(f"seat {s} (side {rules.side_of(s)}, {len(hand)} tiles, "
-                         f"{sum(pips(t) for t in hand)} pips): {tiles}{mark}")
+                         f"{spots} pips): {tiles}{mark}")
         if rules.can_draw or state.boneyard:
             lines.append(f"boneyard ({len(state.boneyard)}, in draw order): "
-                         + (" ".join(label(t) for t in state.boneyard) or "empty"))
+                         + (" ".join(_shown(t) for t in state.boneyard) or "empty"))
         if state.over:
             side, points = self.outcome
-            lines.append(f"over ({state.how}): " + ("a tie" if side < 0 else
-                                                     f"side {side} wins {points} points"))
+            lines.append(f"over ({state.how}): " + (
+                "the winner not known" if side is None else "a tie" if side < 0
+                else f"side {side} wins {'?' if points is None else points} points"))
         return "\n".join(lines)
 
     def __repr__(self) -> str:
         return (f"Position({self.rules!r}, {sum(e.kind == 'play' for e in self._state.events)} "
                 f"tiles down, to move: {self.to_move})")
+
+
+_HIDDEN = (-1, -1)  # a tile nobody saw, in a typed-in game (dominosim.reference.handfile)
+
+
+def _shown(tile: tuple[int, int]) -> str:
+    return "?" if tile == _HIDDEN else label(tile)
 
 
 def _tile(rules: Rules, tile: Any, name: str) -> tuple[int, int]:
@@ -264,9 +274,15 @@ def position_of(log: Any, k: int) -> Position:
     True
     """
     n = len(log.events)
+    if isinstance(k, numbers.Integral) and not isinstance(k, bool):
+        k = int(k)  # an index read from a table (``ds.review``'s ``event``) is a numpy integer
     if not isinstance(k, int) or not 0 <= k <= n:
         raise ValueError(f"The value for `k` must be an event index from 0 to {n}, but {k!r} was "
                          f"passed.")
+    from ..reference.handfile import has_hidden, replay_events
+
+    if has_hidden(log.deals[-1]):  # a typed-in game: tiles nobody saw stay hidden
+        return Position(replay_events(log.rules, log.deals[-1], log.events[:k]).state)
     hands, boneyard = log.deals[-1]
     state = GameState.from_deal(log.rules, [list(h) for h in hands], list(boneyard))
     for event in log.events[:k]:

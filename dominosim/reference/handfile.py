@@ -1,0 +1,497 @@
+"""Hand logs as JSON: the ``dominosim.hand/1`` schema (docs/records.md, "Game records").
+
+A hand file holds the rules (a preset and its overrides, or every field), the deal as far as it is
+known (a hand or the boneyard may be ``null``, or hold ``"?"`` for a tile nobody saw) and the moves
+in order, one short string each::
+
+    "0: 6-6"          seat 0 opens with the 6-6 (the seat prefix is optional)
+    "1: 6-4 on 6"     a play: the tile, and the suit of the end it goes on
+    "2: 4-2"          the same without ``on`` when the tile fits only one suit
+    "3: draw 5-1"     a draw of a known tile; ``"3: draw"`` when nobody saw it
+    "0: knock"        a pass
+
+Draws and knocks the rules force on a seat whose tiles are all known may be left out: before each
+move the loader applies them, as the reference engine does. :func:`load` replays the moves with the
+reference engine's rule operations (:class:`~dominosim.reference.game.GameState`), so an illegal
+move is refused with one sentence naming its number, the move and the legal moves.
+
+A tile nobody saw is :data:`HIDDEN` in the loaded log; a hidden tile becomes known when its seat
+plays it (or a draw names it). With hidden tiles the loader checks what the known tiles allow: a
+played tile must fit a playable end and be nowhere else known, a draw or knock must be allowed by
+the rules, and a seat whose own tiles are all known must play when it can.
+
+Examples
+--------
+>>> from dominosim.rules import Rules
+>>> rules = Rules.preset("block", players=2, max_pip=2, hand_size=3)
+>>> text = dump(rules, [([[(2, 2), (0, 1), (1, 1)], [(1, 2), (0, 0), (0, 2)]], [])],
+...             [], seed=None, hand=None) # no moves yet
+>>> '"schema": "dominosim.hand/1"' in text
+True
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Sequence
+from typing import Any
+
+from ..rules import PRESETS, Rules
+from ..tiles import full_set, label, n_tiles, tile_id
+from .game import Event, GameState, IllegalMoveError, Move, highest_double, score
+
+SCHEMA = "dominosim.hand/1"
+"""The schema name written in every hand file; a file of another schema is refused."""
+KEYS = ("schema", "note", "rules", "seed", "hand", "redeals", "deal", "moves", "result")
+"""The keys of a hand file, in the order they are written; any other is refused."""
+HIDDEN = (-1, -1)
+"""The tile nobody saw (a hand's or the boneyard's unknown tile)."""
+
+_MOVE = re.compile(r"^\s*(?:(?P<seat>\d+)\s*:\s*)?(?:(?P<kind>draw|knock)\b\s*)?"
+                   r"(?:(?P<a>\d+)\s*-\s*(?P<b>\d+))?(?:\s+on\s+(?P<suit>-?\d+))?\s*$")
+
+Deal = tuple[list[list[tuple[int, int]]], list[tuple[int, int]]]
+
+
+# ------------------------------------------------------------------------------ writing
+def _tile_text(tile: tuple[int, int]) -> str:
+    return "?" if tile == HIDDEN else label(tile)
+
+
+def _deal_json(deal: Deal) -> dict[str, Any]:
+    hands, boneyard = deal
+    return {"hands": [None if h and all(t == HIDDEN for t in h) else [_tile_text(t) for t in h]
+                      for h in hands],
+            "boneyard": None if boneyard and all(t == HIDDEN for t in boneyard)
+            else [_tile_text(t) for t in boneyard]}
+
+
+def move_text(event: Event, opening: bool = False) -> str:
+    """One event as a move string: ``'1: 6-4 on 6'``, ``'2: draw 5-1'``, ``'3: knock'``.
+
+    >>> move_text(Event("play", seat=1, tile=(4, 6), suit=6))
+    '1: 6-4 on 6'
+    >>> move_text(Event("play", seat=0, tile=(6, 6), suit=6), opening=True)
+    '0: 6-6'
+    """
+    if event.kind == "play":
+        where = "" if opening else f" on {event.suit}"
+        return f"{event.seat}: {label(event.tile)}{where}"
+    if event.kind == "draw":
+        known = event.tile is not None and event.tile != HIDDEN
+        return f"{event.seat}: draw" + (f" {label(event.tile)}" if known else "")
+    return f"{event.seat}: {event.kind}"
+
+
+def rules_json(rules: Rules) -> dict[str, Any]:
+    """The rules as the nearest preset, the player count and the fields that differ.
+
+    >>> rules_json(Rules.preset("draw", players=3, scoring="game"))
+    {'preset': 'draw', 'players': 3, 'scoring': 'game'}
+    """
+    name, diff = rules.nearest_preset()
+    return {"preset": name, "players": rules.players, **diff}
+
+
+def dump(rules: Rules, deals: Sequence[Deal], events: Sequence[Event], *, seed: Any,
+         hand: Any, record: dict[str, Any] | None = None) -> str:
+    """The JSON text of a hand: see :meth:`dominosim.HandLog.to_json`."""
+    moves, opened = [], False
+    for event in events:
+        if event.kind == "end":
+            continue
+        moves.append(move_text(event, opening=not opened and event.kind == "play"))
+        opened = opened or event.kind == "play"
+    data: dict[str, Any] = {"schema": SCHEMA, "rules": rules_json(rules)}
+    if seed is not None:
+        data["seed"] = seed
+    if hand is not None:
+        data["hand"] = list(hand) if isinstance(hand, tuple) else hand
+    if len(deals) > 1:
+        data["redeals"] = [_deal_json(d) for d in deals[:-1]]
+    data["deal"] = _deal_json(deals[-1])
+    data["moves"] = moves
+    if record:
+        data["result"] = {k: (None if v is None else int(v)) for k, v in record.items()
+                          if k in ("winning_side", "points", "out_seat")}
+    return _format(data)
+
+
+def _format(data: dict[str, Any]) -> str:
+    """JSON a person can read and type: one line per key, a hand or a move per line."""
+    def one(value: Any) -> str:
+        return json.dumps(value)
+
+    lines = []
+    for key, value in data.items():
+        if key == "moves":
+            body = ",\n  ".join(one(m) for m in value)
+            text = f"[\n  {body}\n ]" if value else "[]"
+        elif key == "deal":
+            hands = ",\n   ".join(one(h) for h in value["hands"])
+            text = f'{{"hands": [\n   {hands}],\n  "boneyard": {one(value["boneyard"])}}}'
+        else:
+            text = one(value)
+        lines.append(f" {one(key)}: {text}")
+    return "{\n" + ",\n".join(lines) + "\n}\n"
+
+
+# ------------------------------------------------------------------------------ reading
+def _bad(name: str, allowed: str, value: Any) -> ValueError:
+    return ValueError(f"The value for `{name}` must be {allowed}, but {value!r} was passed.")
+
+
+def _rules(data: Any) -> Rules:
+    if isinstance(data, Rules):
+        return data
+    if not isinstance(data, dict):
+        raise _bad("rules", "an object: a preset name with its overrides, or every field", data)
+    fields = dict(data)
+    name = fields.pop("preset", None)
+    if name is None:
+        return Rules(**fields)
+    if name not in PRESETS:
+        raise _bad("rules.preset", "one of " + ", ".join(map(repr, PRESETS)), name)
+    return Rules.preset(name, **fields)
+
+
+def parse_tile(text: Any, rules: Rules, where: str) -> tuple[int, int]:
+    """A tile written ``'6-4'`` (either end first), or :data:`HIDDEN` for ``'?'``.
+
+    >>> parse_tile("4-6", Rules.preset("draw"), "deal"), parse_tile("?", Rules.preset("draw"), "x")
+    ((4, 6), (-1, -1))
+    """
+    if text == "?":
+        return HIDDEN
+    match = re.fullmatch(r"\s*(\d+)\s*-\s*(\d+)\s*", text) if isinstance(text, str) else None
+    if match is None or max(int(match[1]), int(match[2])) > rules.max_pip:
+        raise _bad(where, f"a tile of the double-{rules.max_pip} set written 'a-b' (or '?' for "
+                   "one nobody saw)", text)
+    a, b = int(match[1]), int(match[2])
+    return (min(a, b), max(a, b))
+
+
+def _deal(data: Any, rules: Rules, where: str) -> Deal:
+    if not isinstance(data, dict):
+        raise _bad(where, "an object with `hands` and `boneyard`", data)
+    hands_in = data.get("hands")
+    if not isinstance(hands_in, list) or len(hands_in) != rules.players:
+        raise _bad(f"{where}.hands", f"a list of {rules.players} hands (null for a hand nobody "
+                   "saw)", hands_in)
+    hands = []
+    for s, h in enumerate(hands_in):
+        h = ["?"] * rules.hand_size if h is None else h
+        if not isinstance(h, list) or len(h) != rules.hand_size:
+            raise _bad(f"{where}.hands[{s}]", f"a list of {rules.hand_size} tiles or null", h)
+        hands.append([parse_tile(t, rules, f"{where}.hands[{s}]") for t in h])
+    size = rules.boneyard_size
+    bone_in = data.get("boneyard")
+    bone_in = ["?"] * size if bone_in is None else bone_in
+    if not isinstance(bone_in, list) or len(bone_in) != size:
+        raise _bad(f"{where}.boneyard", f"a list of the {size} sleeping tiles in draw order, or "
+                   "null", bone_in)
+    boneyard = [parse_tile(t, rules, f"{where}.boneyard") for t in bone_in]
+    if not rules.can_draw and HIDDEN in boneyard and not any(HIDDEN in h for h in hands):
+        # No tile is ever drawn: the sleeping tiles are the rest of the set, in any order.
+        rest = iter(t for t in full_set(rules.max_pip)
+                    if t not in boneyard and all(t not in h for h in hands))
+        boneyard = [next(rest) if t == HIDDEN else t for t in boneyard]
+    known = [t for h in hands for t in h if t != HIDDEN] + [t for t in boneyard if t != HIDDEN]
+    twice = sorted({label(t) for t in known if known.count(t) > 1})
+    if twice:
+        raise _bad(where, "a deal holding each tile at most once", twice)
+    return hands, boneyard
+
+
+def _parse_move(text: Any, number: int, rules: Rules) -> tuple[int | None, str, Any, int | None]:
+    """``(seat or None, kind, tile or None, suit or None)`` of move string ``text``."""
+    match = _MOVE.match(text) if isinstance(text, str) else None
+    if match is None or (match["kind"] is None and match["a"] is None) or \
+            (match["kind"] == "knock" and (match["a"] or match["suit"])) or \
+            (match["kind"] == "draw" and match["suit"]):
+        raise ValueError(f"Move {number} must be written 'SEAT: TILE on SUIT', 'SEAT: draw "
+                         f"[TILE]' or 'SEAT: knock' (the seat and 'on SUIT' optional), but "
+                         f"{text!r} was passed.")
+    seat = None if match["seat"] is None else int(match["seat"])
+    if seat is not None and seat >= rules.players:
+        raise ValueError(f"Move {number} must name a seat from 0 to {rules.players - 1}, but "
+                         f"{text!r} was passed.")
+    tile = None if match["a"] is None else parse_tile(f"{match['a']}-{match['b']}", rules,
+                                                      f"move {number}")
+    suit = None if match["suit"] is None else int(match["suit"])
+    return seat, match["kind"] or "play", tile, suit
+
+
+class Replay:
+    """A hand's moves applied one by one to a reference :class:`GameState` whose unknown tiles are
+    :data:`HIDDEN`: a hidden tile is revealed when its seat plays it or a draw names it."""
+
+    def __init__(self, rules: Rules, hands: list[list[tuple[int, int]]],
+                 boneyard: list[tuple[int, int]]) -> None:
+        self.rules = rules
+        self.state = GameState.from_deal(rules, [list(h) for h in hands], list(boneyard))
+
+    # -------------------------------------------------------------- what is known
+    def known(self, seat: int) -> bool:
+        """Whether every tile of ``seat``'s hand is known (its legal moves are then known)."""
+        return HIDDEN not in self.state.hands[seat]
+
+    def _placed(self, tile: tuple[int, int]) -> bool:
+        state = self.state
+        return (any(tile in h for h in state.hands) or tile in state.boneyard
+                or any(e.kind == "play" and e.tile == tile for e in state.events))
+
+    def _reveal_in_hand(self, seat: int, tile: tuple[int, int]) -> bool:
+        hand = self.state.hands[seat]
+        if tile in hand or HIDDEN not in hand or self._placed(tile):
+            return False
+        hand[hand.index(HIDDEN)] = tile
+        hand.sort(key=tile_id)
+        return True
+
+    def _forget(self, seat: int, tile: tuple[int, int]) -> None:
+        hand = self.state.hands[seat]
+        hand[hand.index(tile)] = HIDDEN
+        hand.sort(key=tile_id)
+
+    def to_move(self) -> int:
+        state = self.state
+        if state.ends:
+            return state.to_move
+        if self.rules.opening == "any":
+            return self.rules.leader
+        found = highest_double(state.hands, self.rules.max_pip)
+        return -1 if found is None else found[0]
+
+    def legal(self, seat: int) -> list[Move]:
+        """The legal moves of ``seat`` as far as its known tiles tell."""
+        state = self.state
+        if not state.ends and self.rules.opening == "highest_double":
+            found = highest_double(state.hands, self.rules.max_pip)
+            return [] if found is None or found[0] != seat else [Move(found[1], found[1][0])]
+        return state.legal_moves(seat)
+
+    # -------------------------------------------------------------- applying moves
+    def forced(self) -> bool:
+        """Apply one draw or knock the rules force on the seat to move, if its tiles are all
+        known and it has no legal move; whether one was applied."""
+        state = self.state
+        if state.over or not state.ends:
+            return False
+        seat = state.to_move
+        if not self.known(seat) or self.legal(seat):
+            return False
+        if state.may_draw(seat):
+            state.draw(seat)
+        else:
+            state.knock(seat)
+        return True
+
+    def open(self, seat: int | None, tile: tuple[int, int]) -> int:
+        """The opening play of ``tile`` (by ``seat`` when given); returns the opener."""
+        state, rules = self.state, self.rules
+        if rules.opening == "any":
+            seat = rules.leader if seat is None else seat
+            if seat != rules.leader:
+                raise IllegalMoveError(f"seat {rules.leader} leads")
+            revealed = self._reveal_in_hand(seat, tile)
+            try:
+                state.lead(Move(tile, -1))
+            except IllegalMoveError:
+                if revealed:
+                    self._forget(seat, tile)
+                raise
+            return seat
+        holder = [s for s, h in enumerate(state.hands) if tile in h]
+        if seat is None:
+            unknown = [s for s in range(rules.players) if not self.known(s)]
+            seat = holder[0] if holder else (unknown[0] if len(unknown) == 1 else None)
+            if seat is None:
+                raise IllegalMoveError("name the seat that opened, its hand is not known")
+        revealed = self._reveal_in_hand(seat, tile)
+        found = highest_double(state.hands, rules.max_pip)
+        if found != (seat, tile):
+            if revealed:
+                self._forget(seat, tile)
+            raise IllegalMoveError("the holder of the highest double opens with it")
+        state.open_with_highest_double()
+        return seat
+
+    def play(self, seat: int, tile: tuple[int, int], suit: int) -> None:
+        revealed = self._reveal_in_hand(seat, tile)
+        try:
+            self.state.play(seat, Move(tile, suit))
+        except IllegalMoveError:
+            if revealed:
+                self._forget(seat, tile)
+            raise
+
+    def draw(self, seat: int, tile: tuple[int, int] | None) -> None:
+        state = self.state
+        if state.over or not state.ends or seat != state.to_move:
+            raise IllegalMoveError(f"seat {seat} is not to move")
+        if tile is not None and tile != HIDDEN and state.boneyard:
+            top = state.boneyard[0]
+            if top == HIDDEN and not self._placed(tile):
+                state.boneyard[0] = tile
+            elif top != tile:
+                raise IllegalMoveError(f"the next sleeping tile is {_tile_text(top)}")
+        state.draw(seat)
+
+    def finish(self) -> None:
+        """With hidden tiles left in a hand at the end, the points are not known: the end event
+        and the record say None for what the hidden tiles decide."""
+        state = self.state
+        if not state.over or all(self.known(s) for s in range(self.rules.players)):
+            return
+        end = state.events[-1]
+        pips = tuple(None if not self.known(s) else sum(a + b for a, b in h)
+                     for s, h in enumerate(state.hands))
+        won, points = None, None
+        if state.out_seat >= 0 and self.rules.scoring == "game":
+            won, points = score(self.rules, [0] * self.rules.players, state.out_seat)
+        elif state.out_seat >= 0:
+            won = self.rules.side_of(state.out_seat)
+        state.winning_side, state.points = won, points
+        state.events[-1] = Event("end", how=end.how, winning_side=won, points=points, pips=pips)
+
+
+def _step(replay: Replay, number: int, text: str) -> None:
+    """Apply move ``number`` (``text``), with the forced draws and knocks before it."""
+    rules, state = replay.rules, replay.state
+    seat, kind, tile, suit = _parse_move(text, number, rules)
+    if state.over:
+        raise ValueError(f"Move {number} ({text!r}) comes after the end of the hand.")
+    while state.ends and seat is not None and seat != state.to_move and replay.forced():
+        pass
+    if kind == "play" and state.ends and seat in (None, state.to_move):
+        while replay.forced():
+            pass
+    mover = replay.to_move()
+    try:
+        if state.over:
+            raise IllegalMoveError("the hand is over")
+        if not state.ends:
+            if kind != "play":
+                raise IllegalMoveError("the hand opens with a play")
+            replay.open(seat, tile)
+            return
+        if seat is not None and seat != mover:
+            raise IllegalMoveError(f"seat {mover} is to move")
+        seat = mover
+        if kind == "knock":
+            state.knock(seat)
+        elif kind == "draw":
+            replay.draw(seat, tile)
+        else:
+            if replay.known(seat) and tile not in state.hands[seat]:
+                raise IllegalMoveError(f"seat {seat} does not hold the {label(tile)}")
+            fits = sorted({v for v in set(tile) if v in state.playable_suits()})
+            if suit is None and fits:
+                if len(fits) > 1 and replay.known(seat):
+                    raise IllegalMoveError(f"it fits the ends {fits}: write 'on SUIT'")
+                suit = fits[0]
+            if suit is None and not fits:
+                raise IllegalMoveError(f"the {label(tile)} fits no playable end")
+            if suit not in fits:
+                raise IllegalMoveError(f"the {label(tile)} on {suit} fits no playable end")
+            replay.play(seat, tile, suit)
+    except IllegalMoveError as error:
+        mover = replay.to_move()
+        legal = _legal_text(replay, mover)
+        raise ValueError(f"Move {number} ({text!r}) is illegal ({str(error).rstrip('.')}); the "
+                         f"legal moves of seat "
+                         f"{mover} are: {legal}.") from None
+
+
+def _legal_text(replay: Replay, seat: int) -> str:
+    state = replay.state
+    if seat < 0 or state.over:
+        return "none, the hand is over" if state.over else "not known"
+    moves = replay.legal(seat)
+    opening = not state.ends
+    words = [f"{seat}: {label(m.tile)}" + ("" if opening else f" on {m.suit}") for m in moves]
+    if not replay.known(seat):
+        words.append("any tile it may hold that fits")
+    if state.ends and not moves:
+        words.append(f"{seat}: draw" if state.may_draw(seat) else f"{seat}: knock")
+    elif state.ends and not replay.known(seat):
+        words.append(f"{seat}: draw" if state.may_draw(seat) else f"{seat}: knock")
+    return ", ".join(words)
+
+
+def load(text: str | bytes | dict) -> tuple[Rules, Any, Any, list[Deal], GameState, Replay]:
+    """Read a hand file and replay its moves: ``(rules, seed, hand, deals, final state, replay)``
+    (see :meth:`dominosim.HandLog.from_json`)."""
+    data = json.loads(text) if isinstance(text, (str, bytes)) else text
+    if not isinstance(data, dict) or data.get("schema") != SCHEMA:
+        got = data.get("schema") if isinstance(data, dict) else type(data).__name__
+        raise _bad("schema", f"{SCHEMA!r}", got)
+    unknown = sorted(set(data) - set(KEYS))
+    if unknown:
+        raise _bad("keys of a hand file", "among " + ", ".join(map(repr, KEYS)), unknown[0])
+    rules = _rules(data.get("rules"))
+    deals = [_deal(d, rules, f"redeals[{i}]") for i, d in enumerate(data.get("redeals", []))]
+    deals.append(_deal(data.get("deal"), rules, "deal"))
+    hands, boneyard = deals[-1]
+    moves = data.get("moves", [])
+    if not isinstance(moves, list):
+        raise _bad("moves", "a list of move strings", moves)
+    replay = Replay(rules, hands, boneyard)
+    for number, move in enumerate(moves, start=1):
+        _step(replay, number, move)
+    while replay.forced():
+        pass
+    replay.finish()
+    _check_result(replay.state, data.get("result"))
+    hand = data.get("hand")
+    return rules, data.get("seed"), tuple(hand) if isinstance(hand, list) else hand, deals, \
+        replay.state, replay
+
+
+def _check_result(state: GameState, result: Any) -> None:
+    """A ``result`` given in the file must agree with the moves; it supplies what hidden tiles
+    left unknown (the winning side and points of a hand whose losers' pips nobody saw)."""
+    if result is None:
+        return
+    if not isinstance(result, dict) or not state.over:
+        raise _bad("result", "an object with `winning_side`, `points` and `out_seat` for a "
+                   "hand whose moves reach its end", result)
+    for key in ("winning_side", "points", "out_seat"):
+        given, found = result.get(key), getattr(state, key)
+        if given is None:
+            continue
+        if found is None:
+            setattr(state, key, given)
+        elif given != found:
+            raise _bad(f"result.{key}", f"{found!r}, as the moves give", given)
+    end = state.events[-1]
+    state.events[-1] = Event("end", how=end.how, winning_side=state.winning_side,
+                             points=state.points, pips=end.pips)
+
+
+def replay_events(rules: Rules, deal: Deal, events: Sequence[Event]) -> Replay:
+    """The :class:`Replay` of a loaded log's events (every event explicit), for positions."""
+    replay = Replay(rules, *deal)
+    for event in events:
+        if event.kind == "play":
+            if not replay.state.ends:
+                replay.open(event.seat, event.tile)
+            else:
+                replay.play(event.seat, event.tile, event.suit)
+        elif event.kind == "draw":
+            replay.draw(event.seat, event.tile)
+        elif event.kind == "knock":
+            replay.state.knock(event.seat)
+    return replay
+
+
+def has_hidden(deal: Deal) -> bool:
+    """Whether any tile of a deal is :data:`HIDDEN`."""
+    hands, boneyard = deal
+    return any(HIDDEN in h for h in hands) or HIDDEN in boneyard
+
+
+__all__ = ["HIDDEN", "SCHEMA", "Replay", "dump", "has_hidden", "load", "move_text", "n_tiles",
+           "parse_tile", "replay_events", "rules_json"]
