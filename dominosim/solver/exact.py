@@ -1,5 +1,5 @@
-"""Exact expected values of a small rule set under the ``random`` strategy: every deal, every
-choice and every draw enumerated, in :class:`fractions.Fraction`.
+"""Exact expected values of a small rule set under ``random`` and the deterministic styles: every
+deal, every choice of a ``random`` seat and every draw enumerated, in :class:`fractions.Fraction`.
 
 The hand is played by the reference engine's rule functions (:mod:`dominosim.reference.game`:
 :func:`~dominosim.reference.game.legal_moves`, :func:`~dominosim.reference.game.ends_after`,
@@ -8,6 +8,13 @@ the rules are the ones both engines play. The readings of the rule book it follo
 
 * ``random`` picks uniformly among the distinct legal moves (a seat with one move plays it), and
   leads uniformly among its tiles under ``opening='any'``;
+* a deterministic style (``bully``, ``doubles``, ``accompanied``, ``stitcher``, ``counter``,
+  ``partner``: :mod:`dominosim.strategies.styles`) plays the one move its ``choose`` picks from a
+  :class:`~dominosim.strategies.SeatView` of the enumeration's state (a seat with one move plays
+  it, as in the engines). The styles read the suits each seat is known to lack, and ``partner``
+  the tiles its partner played: a state keeps these only when some seat of the line-up reads them
+  (:data:`_READS`), so states that differ only in what nobody reads are evaluated once, and
+  states that differ in what a style reads are never merged;
 * the boneyard is a uniformly shuffled sequence, so each draw is uniform among the tiles still
   asleep (the states keep the sleeping tiles as a set);
 * a deal with no double under ``opening='highest_double'`` is redealt (rejection sampling): the
@@ -15,6 +22,13 @@ the rules are the ones both engines play. The readings of the rule book it follo
 
 Equal states met along different deals are evaluated once (a table of the expected rest of the
 hand from each state).
+
+Examples
+--------
+>>> from dominosim.rules import Rules
+>>> rules = Rules(max_pip=2, players=2, hand_size=2)
+>>> exact(rules, "bully").loc["P_opener_side_wins", "exact"]
+Fraction(37, 45)
 """
 
 from __future__ import annotations
@@ -78,17 +92,22 @@ def _deals(tiles: list, players: int, size: int):
             yield (hand,) + others, bone
 
 
-def estimated_states(rules: Rules) -> int:
+def estimated_states(rules: Rules, strategies: str | Sequence[str] = "random") -> int:
     """A rough count of the work of :func:`exact`: the deals, times the tiles dealt, times one more
-    than the tiles that may be drawn (measured: about 30 microseconds each).
+    than the tiles that may be drawn (measured: about 30 microseconds each); twice that when a
+    seat plays ``partner`` with partnerships (its states keep the tiles each seat played, so fewer
+    of them are met twice: measured about twice the time of ``random`` on double-three Block 4p).
 
     >>> estimated_states(Rules(max_pip=3, players=2, hand_size=3))
     25200
+    >>> estimated_states(Rules(max_pip=3, players=4, hand_size=2, partnerships=True), "partner")
+    1814400
     """
     n, h, p = rules.n_tiles, rules.hand_size, rules.players
     deals = math.factorial(n) // (math.factorial(h) ** p * math.factorial(n - h * p))
     drawable = n - h * p - rules.boneyard_keep if rules.can_draw else 0
-    return deals * h * p * (1 + drawable)
+    plays = any("plays" in _reads(rules, name) for name in _lineup(rules, strategies))
+    return deals * h * p * (1 + drawable) * (2 if plays else 1)
 
 
 class _Game:
@@ -289,6 +308,8 @@ def exact(rules: Rules, strategies: str | Sequence[str] = "random", *,
         ``'counter'`` and ``'partner'`` (searches and a user's strategies are not enumerated).
     max_states : int
         Refuse a rule set whose estimated number of states (:func:`estimated_states`) is larger.
+        ``exact`` takes up to about a minute on the validation table's configurations it
+        reaches, under every line-up (``benchmarks/README.md``).
 
     Returns
     -------
@@ -310,12 +331,12 @@ def exact(rules: Rules, strategies: str | Sequence[str] = "random", *,
     (Fraction(5, 6), Fraction(121, 45))
     >>> ds.exact(ds.Rules(max_pip=3, players=2, hand_size=3),
     ...          ["bully", "random"]).loc["P_side0_wins", "exact"]
-    Fraction(...)
+    Fraction(22109, 30096)
     """
     if not isinstance(rules, Rules):
         raise refuse("rules", "a Rules", type(rules).__name__)
     lineup = _lineup(rules, strategies)
-    states = estimated_states(rules)
+    states = estimated_states(rules, lineup)
     if states > max_states:
         raise ValueError(f"The value for `rules` must be small enough to enumerate (at most "
                          f"{max_states:,} estimated states, see `max_states`), but "
