@@ -94,20 +94,23 @@ def _deals(tiles: list, players: int, size: int):
 
 def estimated_states(rules: Rules, strategies: str | Sequence[str] = "random") -> int:
     """A rough count of the work of :func:`exact`: the deals, times the tiles dealt, times one more
-    than the tiles that may be drawn (measured: about 30 microseconds each); twice that when a
-    seat plays ``partner`` with partnerships (its states keep the tiles each seat played, so fewer
-    of them are met twice: measured about twice the time of ``random`` on double-three Block 4p).
+    than the tiles that may be drawn (measured: about 30 microseconds each); half as much again
+    when a seat plays ``partner`` with partnerships (its states keep the tiles each seat played, so
+    fewer of them are met twice: measured 1.3 to 1.4 times the time of ``random`` on double-three
+    Block 4p, ``benchmarks/README.md``). The other line-ups took from a fifth to 1.2 times the
+    time of ``random`` on the validation table's configurations.
 
     >>> estimated_states(Rules(max_pip=3, players=2, hand_size=3))
     25200
     >>> estimated_states(Rules(max_pip=3, players=4, hand_size=2, partnerships=True), "partner")
-    1814400
+    1360800
     """
     n, h, p = rules.n_tiles, rules.hand_size, rules.players
     deals = math.factorial(n) // (math.factorial(h) ** p * math.factorial(n - h * p))
     drawable = n - h * p - rules.boneyard_keep if rules.can_draw else 0
     plays = any("plays" in _reads(rules, name) for name in _lineup(rules, strategies))
-    return deals * h * p * (1 + drawable) * (2 if plays else 1)
+    states = deals * h * p * (1 + drawable)
+    return states * 3 // 2 if plays else states
 
 
 class _Game:
