@@ -125,8 +125,9 @@ class _Game:
     them, so that states differing only there are one state).
     """
 
-    def __init__(self, rules: Rules, lineup: list[str]) -> None:
+    def __init__(self, rules: Rules, lineup: list[str] | None = None) -> None:
         self.rules = rules
+        lineup = ["random"] * rules.players if lineup is None else lineup
         self.lineup = lineup
         self.styles = [None if name == "random" else BUILTINS[name]() for name in lineup]
         reads = set().union(*(_reads(rules, name) for name in lineup))
@@ -198,8 +199,10 @@ class _Game:
             return None
         return tuple(tuple(sorted(t + (tile,))) if s == seat else t for s, t in enumerate(plays))
 
-    def after_play(self, hands, ends, bone, seat: int, tile, suit: int, lacks, plays) -> tuple:
-        """The rest of the hand from the play of ``tile`` on ``suit`` by ``seat`` on."""
+    def after_play(self, hands, ends, bone, seat: int, tile, suit: int, lacks=None,
+                   plays=None) -> tuple:
+        """The rest of the hand from the play of ``tile`` on ``suit`` by ``seat`` on (``lacks``
+        and ``plays`` as :meth:`start` gives them: None when the line-up reads neither)."""
         hands = tuple(tuple(t for t in h if t != tile) if s == seat else h
                       for s, h in enumerate(hands))
         new_ends, _ = ends_after(self.rules, ends, Move(tile, suit))
