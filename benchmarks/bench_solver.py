@@ -2,7 +2,8 @@
 
 Run ``python benchmarks/bench_solver.py`` (``--deals N`` deals per game, default 1,000;
 ``--objective win|points``; ``--exact`` times ``ds.exact`` on every configuration of the validation
-table it can reach instead). For each game it deals hands as the engines do (hand ``h`` of seed 0,
+table it can reach instead; ``--exact --styles`` under every enumerable line-up: ``random``, each
+deterministic style at every seat, and a mix of styles with ``random``). For each game it deals hands as the engines do (hand ``h`` of seed 0,
 redeals included), builds the position before the opening (``ds.Position.from_deal``, the
 boneyard's order known) and times ``ds.solve`` on it, after one untimed solve that compiles the
 game's kernel. It prints Markdown: the median, 90th percentile and worst time, and the nodes
@@ -43,7 +44,11 @@ def bench(rules: ds.Rules, deals: int, objective: str) -> dict:
             "median nodes": int(np.median(nodes)), "worst nodes": int(max(nodes))}
 
 
-def bench_exact() -> None:
+MIXED = ["partner", "random", "counter", "stitcher"]
+"""The mixed line-up of ``--styles``: its first ``players`` seats."""
+
+
+def bench_exact(styles: bool = False) -> None:
     import sys
     from pathlib import Path
 
@@ -53,6 +58,9 @@ def bench_exact() -> None:
     from dominosim.solver.exact import MAX_STATES, estimated_states
 
     table = exact_table()
+    if styles:
+        bench_exact_styles(table, rules_of)
+        return
     print("### ds.exact on the validation configurations\n")
     print("| config | rules | estimated states | seconds |")
     print("|---|---|---:|---:|")
@@ -68,14 +76,49 @@ def bench_exact() -> None:
               flush=True)
 
 
+def bench_exact_styles(table, rules_of) -> None:
+    """Each cell: the CPU seconds of ``ds.exact`` (``time.process_time``, so that other work on the
+    machine counts less), and the largest distance, in standard errors, between it and the compiled
+    engine's Monte Carlo of 100,000 hands (seed 1) over every quantity."""
+    import numpy as np
+    from exact_values import samples
+
+    from dominosim.solver.exact import MAX_STATES, estimated_states
+    from dominosim.strategies.registry import STYLES
+
+    lineups = [*STYLES, "mixed"]
+    print("### ds.exact under each line-up: CPU seconds (largest |z| of 100,000 compiled hands)\n")
+    print("| config | rules | " + " | ".join(lineups) + " |")
+    print("|---|---|" + "---:|" * len(lineups))
+    for config in table["config_id"].unique():
+        rules = rules_of(table[table["config_id"] == config].iloc[0])
+        if estimated_states(rules) > MAX_STATES:
+            continue
+        cells = []
+        for name in lineups:
+            lineup = MIXED[:rules.players] if name == "mixed" else name
+            start = time.process_time()
+            exact = ds.exact(rules, lineup)
+            seconds = time.process_time() - start
+            hands = ds.simulate(rules, lineup, n_hands=100_000, seed=1)
+            z = 0.0
+            for quantity, row in exact.iterrows():
+                x = samples(rules, hands, quantity)
+                if x is not None and x.std() > 0:
+                    z = max(z, abs(x.mean() - row["value"]) / (x.std(ddof=1) / np.sqrt(len(x))))
+            cells.append(f"{seconds:.1f} ({z:.1f})")
+        print(f"| {config} | `{rules!r}` | " + " | ".join(cells) + " |", flush=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--deals", type=int, default=1000)
     parser.add_argument("--objective", default="win", choices=["win", "points"])
     parser.add_argument("--exact", action="store_true")
+    parser.add_argument("--styles", action="store_true")
     args = parser.parse_args()
     if args.exact:
-        bench_exact()
+        bench_exact(args.styles)
         return
     print(f"### ds.solve from the opening, objective {args.objective!r}, {args.deals} deals\n")
     print("| game | median ms | p90 ms | worst ms | median nodes | worst nodes |")

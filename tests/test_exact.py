@@ -54,9 +54,9 @@ def test_exact_refuses_large_rule_sets_naming_the_estimate():
         ds.exact(rules)
 
 
-def test_exact_refuses_other_strategies():
-    with pytest.raises(ValueError, match="`strategies` must be 'random'"):
-        ds.exact(ds.Rules(max_pip=2, players=2, hand_size=2), strategies="bully")
+def test_exact_refuses_strategies_it_cannot_enumerate():
+    with pytest.raises(ValueError, match="`strategies` must be one of 'random', 'bully'.* but 'mc'"):
+        ds.exact(ds.Rules(max_pip=2, players=2, hand_size=2), strategies="mc")
 
 
 def test_opening_any_sums_to_one():

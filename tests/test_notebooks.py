@@ -16,7 +16,7 @@ BUDGET_SECONDS = 120  # the issue's promise: every notebook in under two minutes
 def test_notebooks_are_there():
     assert [p.name for p in NOTEBOOKS] == ["01_quick_start.ipynb", "02_block_vs_draw.ipynb",
                                            "03_strategies.ipynb", "04_variants.ipynb",
-                                           "05_review.ipynb"]
+                                           "05_review.ipynb", "06_positions.ipynb"]
 
 
 _EXECUTED: dict[Path, tuple[nbformat.NotebookNode, float]] = {}
@@ -65,3 +65,13 @@ def test_notebook_shows_progress_and_objects_as_html(tmp_path):
     assert "<strong>Rules</strong> preset &#x27;block&#x27;, 4 players" in shown
     assert "<strong>Hand 3</strong> of seed 7" in shown and "data:image/png;base64," in shown
     assert "<strong>Summary</strong> of 2,000,000 hands" in shown
+
+
+def test_positions_notebook_shows_the_analysis_and_the_solver(tmp_path):
+    path = next(p for p in NOTEBOOKS if p.name == "06_positions.ipynb")
+    book, _ = _execute(path, tmp_path)
+    text = "\n".join(o["data"]["text/plain"] if "data" in o else o.get("text", "")
+                     for o in _outputs(book) if "data" in o or o.output_type == "stream")
+    assert "<- to move" in text  # the printed position
+    assert "win_low" in text and "points_high" in text  # the analysis table with its intervals
+    assert "Solution(value=" in text and "solver points" in text

@@ -1,5 +1,5 @@
-"""Exact expected values of a small rule set under the ``random`` strategy: every deal, every
-choice and every draw enumerated, in :class:`fractions.Fraction`.
+"""Exact expected values of a small rule set under ``random`` and the deterministic styles: every
+deal, every choice of a ``random`` seat and every draw enumerated, in :class:`fractions.Fraction`.
 
 The hand is played by the reference engine's rule functions (:mod:`dominosim.reference.game`:
 :func:`~dominosim.reference.game.legal_moves`, :func:`~dominosim.reference.game.ends_after`,
@@ -8,6 +8,13 @@ the rules are the ones both engines play. The readings of the rule book it follo
 
 * ``random`` picks uniformly among the distinct legal moves (a seat with one move plays it), and
   leads uniformly among its tiles under ``opening='any'``;
+* a deterministic style (``bully``, ``doubles``, ``accompanied``, ``stitcher``, ``counter``,
+  ``partner``: :mod:`dominosim.strategies.styles`) plays the one move its ``choose`` picks from a
+  :class:`~dominosim.strategies.SeatView` of the enumeration's state (a seat with one move plays
+  it, as in the engines). The styles read the suits each seat is known to lack, and ``partner``
+  the tiles its partner played: a state keeps these only when some seat of the line-up reads them
+  (:data:`_READS`), so states that differ only in what nobody reads are evaluated once, and
+  states that differ in what a style reads are never merged;
 * the boneyard is a uniformly shuffled sequence, so each draw is uniform among the tiles still
   asleep (the states keep the sleeping tiles as a set);
 * a deal with no double under ``opening='highest_double'`` is redealt (rejection sampling): the
@@ -15,11 +22,19 @@ the rules are the ones both engines play. The readings of the rule book it follo
 
 Equal states met along different deals are evaluated once (a table of the expected rest of the
 hand from each state).
+
+Examples
+--------
+>>> from dominosim.rules import Rules
+>>> rules = Rules(max_pip=2, players=2, hand_size=2)
+>>> exact(rules, "bully").loc["P_opener_side_wins", "exact"]
+Fraction(37, 45)
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from fractions import Fraction
 from functools import lru_cache
 from itertools import combinations
@@ -28,6 +43,7 @@ import pandas as pd
 
 from ..checks import refuse
 from ..reference.game import (
+    Event,
     Move,
     ends_after,
     ends_by_out,
@@ -37,12 +53,29 @@ from ..reference.game import (
     legal_moves,
     next_seat,
     opening_ends,
+    playable_ends,
+    playable_suits,
     score,
 )
 from ..rules import Rules
+from ..strategies.lineup import BUILTINS, STYLES, per_seat
+from ..strategies.view import SeatView
 from ..tiles import full_set, pips
 
 __all__ = ["exact", "estimated_states", "MAX_STATES"]
+
+_READS = {
+    "random": frozenset(),
+    "bully": frozenset(),
+    "doubles": frozenset(),
+    "accompanied": frozenset(),
+    "stitcher": frozenset({"lacks"}),
+    "counter": frozenset({"lacks"}),
+    "partner": frozenset({"lacks", "plays"}),
+}
+"""What each enumerable built-in reads of the public history beyond its hand and the layout:
+``lacks``, the suits each seat is known to lack; ``plays``, the tiles each seat has played (see
+:mod:`dominosim.strategies.styles`). The enumeration's states keep only what the line-up reads."""
 
 MAX_STATES = 3_000_000
 """The largest :func:`estimated_states` that :func:`exact` takes on by default (about a minute)."""
@@ -59,24 +92,46 @@ def _deals(tiles: list, players: int, size: int):
             yield (hand,) + others, bone
 
 
-def estimated_states(rules: Rules) -> int:
+def estimated_states(rules: Rules, strategies: str | Sequence[str] = "random") -> int:
     """A rough count of the work of :func:`exact`: the deals, times the tiles dealt, times one more
-    than the tiles that may be drawn (measured: about 30 microseconds each).
+    than the tiles that may be drawn (measured: about 30 microseconds each); half as much again
+    when a seat plays ``partner`` with partnerships (its states keep the tiles each seat played, so
+    fewer of them are met twice: measured 1.3 to 1.4 times the time of ``random`` on double-three
+    Block 4p, ``benchmarks/README.md``). The other line-ups took from a fifth to 1.2 times the
+    time of ``random`` on the validation table's configurations.
 
     >>> estimated_states(Rules(max_pip=3, players=2, hand_size=3))
     25200
+    >>> estimated_states(Rules(max_pip=3, players=4, hand_size=2, partnerships=True), "partner")
+    1360800
     """
     n, h, p = rules.n_tiles, rules.hand_size, rules.players
     deals = math.factorial(n) // (math.factorial(h) ** p * math.factorial(n - h * p))
     drawable = n - h * p - rules.boneyard_keep if rules.can_draw else 0
-    return deals * h * p * (1 + drawable)
+    plays = any("plays" in _reads(rules, name) for name in _lineup(rules, strategies))
+    states = deals * h * p * (1 + drawable)
+    return states * 3 // 2 if plays else states
 
 
 class _Game:
-    """The enumeration for one rule set: ``rest(state)`` is the expected rest of the hand."""
+    """The enumeration for one rule set and line-up: ``rest(state)`` is the expected rest of the
+    hand from ``state``.
 
-    def __init__(self, rules: Rules) -> None:
+    A state is ``(hands, ends, bone, seat, knocked, drew, lacks, plays)``: the hands (sorted
+    tuples), the open ends (:meth:`canonical`), the sleeping tiles (a set), the seat to move, the
+    seats that knocked since the last play, whether the seat to move has drawn this turn, and what
+    the line-up's styles read of the public history (:data:`_READS`): ``lacks`` the suits each
+    seat is known to lack, ``plays`` the tiles each seat has played (None when no seat reads
+    them, so that states differing only there are one state).
+    """
+
+    def __init__(self, rules: Rules, lineup: list[str] | None = None) -> None:
         self.rules = rules
+        lineup = ["random"] * rules.players if lineup is None else lineup
+        self.lineup = lineup
+        self.styles = [None if name == "random" else BUILTINS[name]() for name in lineup]
+        reads = set().union(*(_reads(rules, name) for name in lineup))
+        self.keeps_lacks, self.keeps_plays = "lacks" in reads, "plays" in reads
         p, s = rules.players, rules.n_sides
         # the vector of a hand's quantities, by absolute seat and side
         self.WIN, self.TIE, self.BLOCKED, self.OUT, self.POINTS = 0, s, s + 1, s + 2, s + 3
@@ -86,11 +141,44 @@ class _Game:
         self.size = 2 * s + 7 + p
         self.rest = lru_cache(maxsize=None)(self._rest)
 
+    def start(self) -> tuple:
+        """``(lacks, plays)`` before the opening: nothing known, nothing played."""
+        p = self.rules.players
+        return ((frozenset(),) * p if self.keeps_lacks else None,
+                ((),) * p if self.keeps_plays else None)
+
     def canonical(self, ends) -> tuple:
         """The open ends as a state key: in order under fill-first (the opening's arms are the
         first ends), else as a multiset (sorted): where a tile goes then changes only which of
-        equal ends it covers, and nothing that follows depends on the order."""
+        equal ends it covers, and nothing that follows depends on the order (the styles read the
+        suits left showing as a set)."""
         return tuple(ends) if self.rules.fill_opening_first else tuple(sorted(ends))
+
+    def view(self, hands, ends, bone, seat: int, lacks, plays) -> SeatView:
+        """What ``seat`` sees, as far as the built-in styles read it: its hand, the open ends and
+        which are playable, the tile counts, the boneyard's size, the suits each seat is known to
+        lack (empty when no seat of the line-up reads them), and a history of the plays alone,
+        each seat's in tile order (empty when no seat reads it). The order of the plays, the
+        draws, the knocks and the opener are not kept: no built-in style reads them
+        (``tests/test_exact_styles.py`` checks every style's choice against the full view)."""
+        rules = self.rules
+        p = rules.players
+        playable = set(playable_ends(rules, ends))
+        history = () if plays is None else _history(plays)
+        return SeatView(
+            rules=rules, seat=seat, hand=hands[seat], ends=tuple(e.suit for e in ends),
+            playable=tuple(i in playable for i in range(len(ends))), history=history,
+            tile_counts=tuple(len(h) for h in hands), boneyard_size=len(bone),
+            known_lacks=lacks if lacks is not None else (frozenset(),) * p, opener=-1,
+            layout=tuple(ends))
+
+    def choices(self, moves: list, hands, ends, bone, seat: int, lacks, plays) -> list:
+        """The moves ``seat`` may make, each equally likely: all of them for ``random``, the
+        style's one choice otherwise (a single legal move is played without asking)."""
+        style = self.styles[seat]
+        if style is None or len(moves) == 1:
+            return moves
+        return [style.choose(self.view(hands, ends, bone, seat, lacks, plays), moves, None)]
 
     def finish(self, hands, out_seat: int) -> tuple:
         rules = self.rules
@@ -105,44 +193,74 @@ class _Game:
         v[self.OUT if out_seat >= 0 else self.BLOCKED] = 1
         return 1, tuple(v)
 
-    def after_play(self, hands, ends, bone, seat: int, tile, suit: int) -> tuple:
-        """The rest of the hand from the play of ``tile`` on ``suit`` by ``seat`` on."""
+    def played(self, plays, seat: int, tile) -> tuple | None:
+        """``plays`` with ``tile`` added to ``seat``'s tiles."""
+        if plays is None:
+            return None
+        return tuple(tuple(sorted(t + (tile,))) if s == seat else t for s, t in enumerate(plays))
+
+    def after_play(self, hands, ends, bone, seat: int, tile, suit: int, lacks=None,
+                   plays=None) -> tuple:
+        """The rest of the hand from the play of ``tile`` on ``suit`` by ``seat`` on (``lacks``
+        and ``plays`` as :meth:`start` gives them: None when the line-up reads neither)."""
         hands = tuple(tuple(t for t in h if t != tile) if s == seat else h
                       for s, h in enumerate(hands))
         new_ends, _ = ends_after(self.rules, ends, Move(tile, suit))
-        v = self.continue_after(hands, self.canonical(new_ends), bone, seat)
+        v = self.continue_after(hands, self.canonical(new_ends), bone, seat, lacks,
+                                self.played(plays, seat, tile))
         v = _plus(v, self.PLAYS)
         if is_stitch_up([e.suit for e in new_ends]):
             v = _plus(v, self.STITCH + seat)
         return v
 
-    def continue_after(self, hands, ends, bone, seat: int) -> tuple:
+    def continue_after(self, hands, ends, bone, seat: int, lacks, plays) -> tuple:
         if ends_by_out(self.rules, hands, seat):
             return self.finish(hands, seat)
         return self.rest(hands, ends, bone, next_seat(self.rules, hands, seat), frozenset(),
-                         False)
+                         False, lacks, plays)
 
-    def _rest(self, hands, ends, bone, seat: int, knocked: frozenset, drew: bool) -> tuple:
+    def _rest(self, hands, ends, bone, seat: int, knocked: frozenset, drew: bool, lacks,
+              plays) -> tuple:
         rules = self.rules
         moves = legal_moves(rules, hands[seat], ends)
         if moves:
-            return _mean([self.after_play(hands, ends, bone, seat, m.tile, m.suit)
+            moves = self.choices(moves, hands, ends, bone, seat, lacks, plays)
+            return _mean([self.after_play(hands, ends, bone, seat, m.tile, m.suit, lacks, plays)
                           for m in moves])
         drawable = max(0, len(bone) - rules.boneyard_keep) if rules.can_draw else 0
         if drawable > 0 and (rules.draw == "until_playable" or not drew):
+            # a draw tells the table nothing of the hand the seat now holds
+            after = _with(lacks, seat, frozenset())
             children = []
             for tile in bone:
                 taken = tuple(tuple(sorted(h + (tile,))) if s == seat else h
                               for s, h in enumerate(hands))
-                children.append(self.rest(taken, ends, bone - {tile}, seat, knocked, True))
+                children.append(self.rest(taken, ends, bone - {tile}, seat, knocked, True, after,
+                                          plays))
             return _plus(_mean(children), self.DRAWS)
         knocked = knocked | {seat}
+        if lacks is not None:
+            lacks = _with(lacks, seat, lacks[seat] | playable_suits(rules, ends))
         holding = {s for s in range(rules.players) if hands[s]}
         if is_blocked(holding, set(knocked), drawable):
             v = self.finish(hands, -1)
         else:
-            v = self.rest(hands, ends, bone, next_seat(rules, hands, seat), knocked, False)
+            v = self.rest(hands, ends, bone, next_seat(rules, hands, seat), knocked, False, lacks,
+                          plays)
         return _plus(v, self.KNOCKS)
+
+
+@lru_cache(maxsize=1 << 16)
+def _history(plays: tuple) -> tuple:
+    """The plays as a history of events: each seat's tiles, seat by seat."""
+    return tuple(Event("play", seat=s, tile=t) for s, tiles in enumerate(plays) for t in tiles)
+
+
+def _with(items: tuple | None, index: int, value) -> tuple | None:
+    """``items`` with entry ``index`` replaced by ``value`` (None stays None)."""
+    if items is None:
+        return None
+    return items[:index] + (value,) + items[index + 1:]
 
 
 # A vector of expected values is ``(denominator, numerators)`` in integers (Fraction arithmetic
@@ -169,27 +287,35 @@ def _sum(vectors: list) -> tuple:
 
 def _mean(vectors: list) -> tuple:
     """The mean of the ``vectors``, reduced."""
+    if len(vectors) == 1:  # a style's choice, or a forced move: the vector is reduced already
+        return vectors[0]
     den, total = _sum(vectors)
     den *= len(vectors)
     g = math.gcd(den, *total)
     return den // g, tuple(x // g for x in total)
 
 
-def exact(rules: Rules, strategies: str = "random", *, max_states: int = MAX_STATES
-          ) -> pd.DataFrame:
-    """The exact expected values of a hand of ``rules`` with every seat playing ``random``.
+def exact(rules: Rules, strategies: str | Sequence[str] = "random", *,
+          max_states: int = MAX_STATES) -> pd.DataFrame:
+    """The exact expected values of a hand of ``rules`` under a line-up of ``random`` and the
+    deterministic built-in styles.
 
-    Enumerates every deal, every choice and every draw in exact rational arithmetic (see the
-    module documentation for the readings of the rules).
+    Enumerates every deal, every choice of a ``random`` seat and every draw in exact rational
+    arithmetic; a style's seat plays the style's one choice, made on the view the enumeration
+    builds (see the module documentation for the readings of the rules).
 
     Parameters
     ----------
     rules : Rules
         A small rule set (double-2 to double-4 sets with few tiles per hand).
-    strategies : {'random'}
-        The line-up: only ``'random'`` (every seat) is enumerated.
+    strategies : str or list of str
+        One name for every seat, or a list of one per seat, among ``'random'`` and the
+        deterministic styles ``'bully'``, ``'doubles'``, ``'accompanied'``, ``'stitcher'``,
+        ``'counter'`` and ``'partner'`` (searches and a user's strategies are not enumerated).
     max_states : int
         Refuse a rule set whose estimated number of states (:func:`estimated_states`) is larger.
+        ``exact`` takes up to about a minute on the validation table's configurations it
+        reaches, under every line-up (``benchmarks/README.md``).
 
     Returns
     -------
@@ -209,18 +335,19 @@ def exact(rules: Rules, strategies: str = "random", *, max_states: int = MAX_STA
     >>> table = ds.exact(ds.Rules(max_pip=2, players=2, hand_size=2))
     >>> table.loc["P_opener_side_wins", "exact"], table.loc["E_plays", "exact"]
     (Fraction(5, 6), Fraction(121, 45))
+    >>> ds.exact(ds.Rules(max_pip=3, players=2, hand_size=3),
+    ...          ["bully", "random"]).loc["P_side0_wins", "exact"]
+    Fraction(22109, 30096)
     """
     if not isinstance(rules, Rules):
         raise refuse("rules", "a Rules", type(rules).__name__)
-    if strategies != "random":
-        raise refuse("strategies", "'random' (exact values are enumerated for the random "
-                     "strategy at every seat)", strategies)
-    states = estimated_states(rules)
+    lineup = _lineup(rules, strategies)
+    states = estimated_states(rules, lineup)
     if states > max_states:
         raise ValueError(f"The value for `rules` must be small enough to enumerate (at most "
                          f"{max_states:,} estimated states, see `max_states`), but "
                          f"{rules!r} has about {states:,}.")
-    game = _Game(rules)
+    game = _Game(rules, lineup)
     p = rules.players
     by_opener: dict[int, list] = {seat: [] for seat in range(p)}
     opened_double = {d: 0 for d in range(rules.max_pip + 1)}
@@ -231,8 +358,9 @@ def exact(rules: Rules, strategies: str = "random", *, max_states: int = MAX_STA
         no_double += found is None
         if rules.opening == "any":
             seat = rules.leader
-            vector = _mean([_opened(game, hands, frozenset(bone), seat, tile)
-                            for tile in hands[seat]])
+            leads = game.choices([Move(t, -1) for t in hands[seat]], hands, (), bone, seat,
+                                 *game.start())
+            vector = _mean([_opened(game, hands, frozenset(bone), seat, m.tile) for m in leads])
         else:
             if found is None:
                 continue
@@ -250,12 +378,36 @@ def exact(rules: Rules, strategies: str = "random", *, max_states: int = MAX_STA
     return _table(rules, game, by_opener, opened_double, played, no_double)
 
 
+def _lineup(rules: Rules, strategies) -> list[str]:
+    """One enumerable built-in name per seat, or the error naming them."""
+    names = ", ".join(map(repr, STYLES))
+    allowed = (f"one of {names} (random or a deterministic style: searches and a user's "
+               f"strategies are not enumerated), or a list of one per seat")
+    if isinstance(strategies, str):
+        strategies = [strategies]
+    elif not isinstance(strategies, (list, tuple)):
+        raise refuse("strategies", allowed, strategies)
+    for name in strategies:
+        if not isinstance(name, str) or name not in STYLES:
+            raise refuse("strategies", allowed, name)
+    return per_seat(rules, strategies[0] if len(strategies) == 1 else list(strategies))
+
+
+def _reads(rules: Rules, name: str) -> frozenset:
+    """What built-in ``name`` reads of the public history (:data:`_READS`), under ``rules``."""
+    if name == "partner" and not rules.partnerships:
+        return frozenset()  # it plays as bully
+    return _READS[name]
+
+
 def _opened(game: _Game, hands, bone: frozenset, seat: int, tile) -> tuple:
     """The hand's vector from the opening play of ``tile`` by ``seat`` on."""
     hands = tuple(tuple(t for t in h if t != tile) if s == seat else h
                   for s, h in enumerate(hands))
     ends = game.canonical(opening_ends(game.rules, tile))
-    return _plus(game.continue_after(hands, ends, bone, seat), game.PLAYS)
+    lacks, plays = game.start()
+    v = game.continue_after(hands, ends, bone, seat, lacks, game.played(plays, seat, tile))
+    return _plus(v, game.PLAYS)
 
 
 def _table(rules: Rules, game: _Game, by_opener: dict, opened_double: dict, played: int,
