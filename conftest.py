@@ -17,7 +17,3 @@ def _close_figures():
 # the doctest collector must not import them.
 collect_ignore = [f"dominosim/{name}.py" for name in
                   ("api", "check", "duplicate", "game", "sampler", "search", "transcript")]
-# The package dominosim.play is only the entry point of `python -m dominosim.play`; importing it
-# would set the attribute dominosim.play to the package, over the function ds.play, for the rest
-# of the session (the import system binds a loaded submodule on its parent).
-collect_ignore.append("dominosim/play")

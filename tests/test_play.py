@@ -94,3 +94,15 @@ def test_saved_play_reloads_with_the_same_events(tmp_path):
     again = ds.HandLog.from_json(log.to_json())
     assert again.events == log.events and again.record == log.record
     assert json.loads(log.to_json())["rules"] == {"preset": "draw", "players": 2}
+
+
+def test_play_still_callable_after_the_command_package_is_imported():
+    # importing dominosim.play binds the package on dominosim, over the function: it must call it
+    import importlib
+
+    importlib.import_module("dominosim.play")
+    lines: list[str] = []
+    log = ds.play("block", 4, opponents="bully", seed=1, choices=["6-2 on 6", 2, "1"],
+                  review=False, output=lines.append)
+    assert isinstance(log, ds.HandLog)
+    assert "Your move (1-2, q to quit): 6-2 on 6" in lines
