@@ -57,3 +57,12 @@ def test_report_quick_parts_run_end_to_end(tmp_path, part):
     written = report.main(["--out", str(tmp_path), "--quick", "--only", part])
     names = {p.name for p in written}
     assert f"{part}.md" in names and any(n.endswith(".png") for n in names)
+    text = (tmp_path / f"{part}.md").read_text()
+    if part == "block_vs_draw":  # the perfect-information ceiling, each game with its deals
+        ceiling = pd.read_csv(tmp_path / "data" / "block_vs_draw_ceiling.csv")
+        assert len(ceiling) == 6 and (ceiling["deals"] >= 10).all()
+        assert "## The perfect-information ceiling" in text and "every seat `pimc:2`" in text
+    else:  # pimc among the search strategies
+        pimc = pd.read_csv(tmp_path / "data" / "search_pimc.csv")
+        assert set(pimc["b"]) == {"random", "ismcts:1000"}
+        assert "| pimc:2 | ismcts:1000 |" in text

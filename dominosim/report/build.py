@@ -131,7 +131,7 @@ def compute_ceiling(data: Path, sizes: dict) -> None:
                 Rules.preset(game, players=players), seed=SEED, pimc=sizes["pimc"],
                 precision=sizes["ceiling_precision"], batch=sizes["ceiling_batch"])
             t = t.set_index("quantity")
-            rows.append({"game": game, "players": players, "pimc": sizes["pimc"],
+            rows.append({"game": game, "players": players, "strategy": sizes["pimc"],
                          "deals": int(t.loc["solve", "n_deals"]),
                          **{f"{q}{suffix}": t.loc[q, col] for q in ("solve", "pimc", "gap")
                             for suffix, col in (("", "estimate"), ("_low", "ci_low"),
@@ -282,7 +282,7 @@ def _ceiling_section(data: Path) -> str:
     if not path.exists():
         return ""
     c = pd.read_csv(path)
-    pimc = c["pimc"].iloc[0]
+    pimc = c["strategy"].iloc[0]
     widest = max(float((c[f"{q}_high"] - c[q]).max()) for q in ("solve", "pimc", "gap"))
     rows = pd.DataFrame({
         "game": c["game"], "players": c["players"], "deals": c["deals"],
