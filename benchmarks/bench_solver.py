@@ -7,7 +7,9 @@ deterministic style at every seat, and a mix of styles with ``random``). For eac
 redeals included), builds the position before the opening (``ds.Position.from_deal``, the
 boneyard's order known) and times ``ds.solve`` on it, after one untimed solve that compiles the
 game's kernel. It prints Markdown: the median, 90th percentile and worst time, and the nodes
-visited. Target: median under 100 ms, worst under 5 s.
+visited. Target: median under 100 ms, worst under 5 s. ``--analyze`` (``--event K``, default 12)
+times ``ds.analyze(method="pimc", precision=0.02)`` on the position before event ``K`` of 20
+Block 4p hands instead (target: every move within +-0.02 in under 10 s on 2 cores).
 """
 
 from __future__ import annotations
@@ -110,13 +112,42 @@ def bench_exact_styles(table, rules_of) -> None:
         print(f"| {config} | `{rules!r}` | " + " | ".join(cells) + " |", flush=True)
 
 
+def bench_analyze(hands: int, event: int, precision: float) -> None:
+    """``ds.analyze(method='pimc')`` to ``precision`` on the position before event ``event`` of
+    Block 4p hands (random play, hand ``h`` of seed 0), on every core; wall and CPU seconds."""
+    import numpy as np
+
+    rules = ds.Rules.preset("block", players=4)
+    ds.analyze(ds.replay(rules, "random", seed=0, hand=0).position(event), budget=100)  # compile
+    print(f"### ds.analyze(method='pimc', precision={precision}) before event {event}, Block 4p\n")
+    print("| hand | legal moves | worlds | widest half-width | wall s | CPU s |")
+    print("|---:|---:|---:|---:|---:|---:|")
+    walls = []
+    for h in range(hands):
+        position = ds.replay(rules, "random", seed=0, hand=h).position(event)
+        wall, cpu = time.perf_counter(), time.process_time()
+        table = ds.analyze(position, budget=50_000, precision=precision, seed=h)
+        wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+        walls.append(wall)
+        half = float((table["win_high"] - table["win"]).max())
+        print(f"| {h} | {len(table)} | {table.attrs['samples']:,} | {half:.4f} | {wall:.2f} | "
+              f"{cpu:.2f} |", flush=True)
+    print(f"\nmedian {np.median(walls):.2f} s, worst {max(walls):.2f} s wall")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--analyze", action="store_true",
+                        help="time ds.analyze to +-0.02 on mid-hand Block 4p positions instead")
+    parser.add_argument("--event", type=int, default=12)
     parser.add_argument("--deals", type=int, default=1000)
     parser.add_argument("--objective", default="win", choices=["win", "points"])
     parser.add_argument("--exact", action="store_true")
     parser.add_argument("--styles", action="store_true")
     args = parser.parse_args()
+    if args.analyze:
+        bench_analyze(20, args.event, 0.02)
+        return
     if args.exact:
         bench_exact(args.styles)
         return

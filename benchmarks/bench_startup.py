@@ -2,8 +2,8 @@
 included) and with a warm one (cache hit), for a built-in style and for the search strategies.
 
 Run ``python benchmarks/bench_startup.py``. Each measurement is a new Python process that imports
-dominosim and plays hands of Block 4p (1,000 with ``random`` or ``bully``, 20 with ``mc:10`` or
-``ismcts:100``); the cache lives in a temporary directory (``NUMBA_CACHE_DIR``), emptied before
+dominosim and plays hands of Block 4p (1,000 with ``random`` or ``bully``, 20 with ``mc:10``,
+``ismcts:100`` or ``pimc:5``); the cache lives in a temporary directory (``NUMBA_CACHE_DIR``), emptied before
 each cold run and kept for the warm runs. Besides the wall time it prints the process's CPU time,
 which a busy machine inflates less.
 """
@@ -21,7 +21,7 @@ SNIPPET = (
     "ds.simulate(ds.Rules.preset('block', players=4), {strategy!r}, {hands}, seed=1); "
     "print(time.perf_counter() - t0, time.process_time() - c0)"
 )
-CASES = (("random", 1000), ("bully", 1000), ("mc:10", 20), ("ismcts:100", 20))
+CASES = (("random", 1000), ("bully", 1000), ("mc:10", 20), ("ismcts:100", 20), ("pimc:5", 20))
 
 
 def first_simulate(cache_dir: str, strategy: str, hands: int) -> tuple[float, float, float]:
