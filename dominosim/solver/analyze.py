@@ -85,7 +85,7 @@ class _Worlds:
         from ..strategies.view import view_of
         from ..tiles import tile_id
 
-        rules = state.rules
+        rules = self.rules = state.rules
         self.core, self.rp = Shape.searching(rules), rule_params(rules)
         self.pub = np.zeros((max_events(rules), 3), dtype=np.int64)
         self.board, self.n_pub = position_board(view_of(state, seat), self.pub)
@@ -128,7 +128,7 @@ class _Worlds:
             t.join()
         bad = [s for s in status if s < 0]
         if bad:
-            raise RuntimeError(search_error(self.board_rules, bad[0]))
+            raise RuntimeError(search_error(self.rules, bad[0]))
         return out[:, 0, :] / 2, out[:, 1, :].astype(float)
 
 
@@ -226,7 +226,6 @@ def analyze(position: Position, seat: int | None = None, *, method: str = "pimc"
     moves = position.legal_moves()
     if method == "pimc":
         worlds = _Worlds(state, seat, moves, seed, jobs)
-        worlds.board_rules = position.rules
 
         def more(k: int, batch: int) -> tuple[np.ndarray, np.ndarray]:
             return worlds.values(k, k + batch)
