@@ -302,6 +302,11 @@ def _ceiling_section(data: Path) -> str:
         "paired deal by deal, is how far hidden tiles move the result from its perfect-"
         "information value for players who reason perfectly from what they see; the omniscient "
         "search's value of information above is the same question for a Monte Carlo player. "
+        "With three or more sides (three players, or four playing alone as in Draw 4p) "
+        "`ds.solve` lets the other sides play as one coalition against the opener's side, so "
+        "its value is what that side can guarantee, near zero, and the gap there measures the "
+        "coalition more than the information; the two-sided games (2 players, Block 4p in "
+        "partnership) compare like with like. "
         f"Deals were added until every interval was within +-0.02 (the widest is +-{widest:.3f})."
         "\n\n"
         + markdown_table(rows) + "\n\n")
