@@ -26,9 +26,27 @@ def check_choice(name: str, value: Any, choices: Sequence[str]) -> str:
     return value
 
 
+def check_fraction(name: str, value: Any, example: str) -> float:
+    """A number strictly between 0 and 1 (``example`` says what one looks like)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 < value < 1:
+        raise refuse(name, f"a number strictly between 0 and 1 ({example})", value)
+    return float(value)
+
+
+def check_jobs(n_jobs: Any) -> int:
+    """Threads for compiled work: ``None`` or ``-1`` for every core numba may use, or a count
+    from 1 to that number."""
+    import numba  # here, not at import: the checks are loaded by every layer
+
+    most = numba.config.NUMBA_NUM_THREADS
+    if n_jobs is None or n_jobs == -1:
+        return most
+    if isinstance(n_jobs, bool) or not isinstance(n_jobs, int) or not 1 <= n_jobs <= most:
+        raise refuse("n_jobs", f"None, -1 or an integer from 1 to {most} (the cores numba may "
+                     "use)", n_jobs)
+    return n_jobs
+
+
 def check_confidence(confidence: Any) -> float:
     """A coverage strictly between 0 and 1."""
-    if (isinstance(confidence, bool) or not isinstance(confidence, (int, float))
-            or not 0 < confidence < 1):
-        raise refuse("confidence", "a number strictly between 0 and 1 (such as 0.95)", confidence)
-    return float(confidence)
+    return check_fraction("confidence", confidence, "such as 0.95")

@@ -21,9 +21,9 @@ import threading
 from dataclasses import dataclass
 from typing import Any
 
-import numba
 import numpy as np
 
+from ..checks import check_jobs
 from ..records import max_events
 from ..reference.game import Event, IllegalMoveError
 from ..reference.hand import HandLog
@@ -106,16 +106,6 @@ def prepare(rules: Rules, strategies: Any, *, events: bool = False) -> Run:
     return Run(rules, rule_params(rules), lineup, shape, dims, names)
 
 
-def _threads(n_jobs: int | None) -> int:
-    most = numba.config.NUMBA_NUM_THREADS
-    if n_jobs is None or n_jobs == -1:
-        return most
-    if isinstance(n_jobs, bool) or not isinstance(n_jobs, int) or not 1 <= n_jobs <= most:
-        raise ValueError(f"The value for `n_jobs` must be None, -1 or an integer from 1 to {most} "
-                         f"(the cores numba may use), but {n_jobs!r} was passed.")
-    return n_jobs
-
-
 def _check_status(run: Run, status: np.ndarray) -> None:
     bad = status[status != k.OK]
     if not bad.size:
@@ -194,7 +184,7 @@ def play_rows(run: Run, seed: int, start: int, n: int,
               n_jobs: int | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Records of hands ``start .. start + n - 1``: an ``int16`` array (columns ``C_*``, then per
     seat pips, tiles left, stitch-ups) and the ``int32`` redeal counts."""
-    threads = _threads(n_jobs)
+    threads = check_jobs(n_jobs)
     out = np.zeros((n, k.n_record_cols(run.rules.players)), dtype=np.int16)
     redeals = np.zeros(n, dtype=np.int32)
     seed_, start_ = np.uint64(seed), np.int64(start)
@@ -209,7 +199,7 @@ def play_rows(run: Run, seed: int, start: int, n: int,
 
 def play_summary(run: Run, seed: int, start: int, n: int, n_jobs: int | None = None) -> np.ndarray:
     """Sums over hands ``start .. start + n - 1`` (layout in :mod:`dominosim.fast.driver`)."""
-    threads = _threads(n_jobs)
+    threads = check_jobs(n_jobs)
     blocks = _blocks(n, threads)
     acc = np.zeros((len(blocks), summary_width(run.rules.players)), dtype=np.float64)
     seed_, start_ = np.uint64(seed), np.int64(start)

@@ -44,7 +44,7 @@ from .board import (
 )
 from .gates import gate
 from .jit import jit, jit_helper, jit_kernel
-from .params import PLUGIN, S_ISMCTS, S_ISMCTS_OMNI, S_MC_OMNI, S_PIMC, S_RANDOM
+from .params import OMNISCIENT, PLUGIN, S_RANDOM, SEARCH_METHOD
 from .plugin import (
     V_BONEYARD,
     V_HAND_OFFSET,
@@ -58,7 +58,7 @@ from .plugin import (
     call_plugin,
 )
 from .rng import below, deal_key, seat_key, shuffle
-from .search import ISMCTS, MC, PIMC, SEARCH_SOLVER_LIMIT, SEARCH_TOO_MANY_STATES, decide
+from .search import SEARCH_SOLVER_LIMIT, SEARCH_TOO_MANY_STATES, decide
 from .styles import best_move, heaviest_lead
 from .turn import advance, open_with, partner_of, play, score
 
@@ -177,10 +177,8 @@ def search_move(shape, rp, lineup, seat, n, board, log, moves, rng, search):
     """The index of a search strategy's move among the ``n`` moves in ``moves``, or a negative
     status of the search."""
     code = lineup.codes[seat]
-    method = ISMCTS if code == S_ISMCTS or code == S_ISMCTS_OMNI else PIMC if code == S_PIMC else MC
-    return decide(shape.core, rp, method, code == S_MC_OMNI or code == S_ISMCTS_OMNI,
-                  lineup.budgets[seat], seat, n, moves, board, log.pub, log.count[1], search,
-                  rng[seat:seat + 1])
+    return decide(shape.core, rp, SEARCH_METHOD[code], OMNISCIENT[code], lineup.budgets[seat],
+                  seat, n, moves, board, log.pub, log.count[1], search, rng[seat:seat + 1])
 
 
 @jit_helper

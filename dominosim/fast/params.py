@@ -62,7 +62,14 @@ def rule_params(rules: Rules) -> Params:
 PLUGIN = 99
 """The code of a seat that plays a user's compiled strategy."""
 S_RANDOM, S_BULLY, S_DOUBLES, S_ACCOMPANIED, S_STITCHER, S_COUNTER, S_PARTNER = range(7)
-S_MC, S_ISMCTS, S_MC_OMNI, S_ISMCTS_OMNI, S_PIMC = range(7, 12)
+_BY_CODE = {c.code: c for c in STRATEGY_CODES.values()}
+SEARCH_METHOD = np.array([_BY_CODE[i].method if i in _BY_CODE else -1
+                          for i in range(max(_BY_CODE) + 1)], dtype=np.int64)
+"""By strategy code: its search method (:data:`~dominosim.strategies.registry.METHODS`), -1 if
+it does not search; read from the registry, so the kernel decides nothing about a code itself."""
+OMNISCIENT = np.array([i in _BY_CODE and _BY_CODE[i].omniscient
+                       for i in range(max(_BY_CODE) + 1)], dtype=np.bool_)
+"""By strategy code: whether the search sees the hidden hands."""
 
 Lineup = namedtuple("Lineup", ["codes", "budgets", "plugins"])
 """By seat (``int64`` arrays): the strategy's code, its search budget (0 when it does not search)

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..strategies.registry import METHODS
 from .board import OUT, SEAT, fill_moves, holds, kth_move
 from .jit import jit_kernel
 from .pimc import SEARCH_NO_DEAL, SEARCH_SOLVER_LIMIT, SEARCH_TOO_MANY_STATES, pimc_move  # noqa: F401
@@ -47,8 +48,8 @@ from .worlds import (
 EXPLORATION = 0.7
 # node fields of the tree
 N_PARENT, N_TILE, N_SUIT, N_SEAT, N_CHILD, N_SIBLING, N_VISITS, N_AVAIL = range(8)
-MC, ISMCTS, PIMC = range(3)
-"""The search methods :func:`decide` dispatches on."""
+MC, ISMCTS, PIMC = (METHODS.index(name) for name in ("mc", "ismcts", "pimc"))
+"""The search methods :func:`decide` dispatches on (numbered in the strategy registry)."""
 # ---------------------------------------------------------------- playouts
 @jit_kernel
 def playout(core, rp, board, notes, log, rng):

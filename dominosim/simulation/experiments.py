@@ -56,7 +56,7 @@ import pandas as pd
 
 from ..analysis.common import Facts, collect, side_scores
 from ..analysis.uncertainty import luck_share
-from ..checks import check_confidence, refuse
+from ..checks import check_confidence, check_fraction, refuse
 from ..progress import bar, want_progress
 from ..reference.game import GameState, Move
 from ..reference.hand import HandLog
@@ -455,9 +455,7 @@ def perfect_information_ceiling(rules: Rules, seed: int = 0, *, pimc: str = "pim
     check_count("batch", batch, low=2)
     check_count("max_deals", max_deals, low=batch)
     confidence = check_confidence(confidence)
-    if isinstance(precision, bool) or not isinstance(precision, (int, float)) or \
-            not 0 < precision < 1:
-        raise refuse("precision", "a number between 0 and 1", precision)
+    precision = check_fraction("precision", precision, "the widest half-width, such as 0.02")
     z = float(norm.ppf(0.5 + confidence / 2))
     solved: list[float] = []
     played: list[float] = []

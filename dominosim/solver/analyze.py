@@ -29,7 +29,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..checks import refuse
+from ..checks import check_jobs, refuse
 from ..progress import bar, want_progress
 from ..reference.game import GameState
 from ..rng import Stream, mix64
@@ -136,18 +136,6 @@ TABLE_BITS = 20
 """The solver's transposition table in a move analysis: ``2**20`` positions per thread (25 MB)."""
 
 
-def _jobs(n_jobs: int | None) -> int:
-    import numba
-
-    most = numba.config.NUMBA_NUM_THREADS
-    if n_jobs is None or n_jobs == -1:
-        return most
-    if isinstance(n_jobs, bool) or not isinstance(n_jobs, int) or not 1 <= n_jobs <= most:
-        raise refuse("n_jobs", f"None, -1 or an integer from 1 to {most} (the cores numba may use)",
-                     n_jobs)
-    return n_jobs
-
-
 def analyze(position: Position, seat: int | None = None, *, method: str = "pimc",
             budget: int = 2000, seed: int = 0, continuation: Any = "random",
             precision: float | None = None, n_jobs: int | None = None,
@@ -211,7 +199,7 @@ def analyze(position: Position, seat: int | None = None, *, method: str = "pimc"
                                   not isinstance(precision, (int, float)) or
                                   not 0 < precision < 1):
         raise refuse("precision", "None or a number between 0 and 1", precision)
-    jobs = _jobs(n_jobs)
+    jobs = check_jobs(n_jobs)
     position = position.settled()
     if position.over or not position.opened:
         raise refuse("position", "a hand in progress after the opening",

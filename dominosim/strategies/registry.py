@@ -13,6 +13,8 @@ Examples
 ('mc', 'ismcts', 'mc_omniscient', 'ismcts_omniscient', 'pimc')
 >>> kind_of("bully")
 'style'
+>>> [METHODS[STRATEGY_CODES[n].method] for n in ("mc_omniscient", "ismcts", "pimc")]
+['mc', 'ismcts', 'pimc']
 """
 
 from __future__ import annotations
@@ -21,6 +23,10 @@ from typing import NamedTuple
 
 KINDS = ("random", "style", "search")
 """What a built-in is: uniform random, a deterministic style, or a search with a budget."""
+
+
+METHODS = ("mc", "ismcts", "pimc")
+"""The search methods, numbered by their place here (the compiled search dispatches on it)."""
 
 
 class StrategyCode(NamedTuple):
@@ -32,6 +38,13 @@ class StrategyCode(NamedTuple):
     tree: bool = False  # the search keeps a tree (ismcts)
     omniscient: bool = False
     solves: bool = False  # the search solves sampled worlds (pimc)
+
+    @property
+    def method(self) -> int:
+        """The search's number in :data:`METHODS` (-1 for a strategy that does not search)."""
+        if not self.searches:
+            return -1
+        return METHODS.index("ismcts" if self.tree else "pimc" if self.solves else "mc")
 
 
 STRATEGY_CODES = {

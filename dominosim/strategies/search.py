@@ -43,11 +43,12 @@ from ..reference.game import Move, layouts_before, playable_suits
 from ..rng import Stream
 from ..rules import Rules
 from ..tiles import tile_id
+from .registry import METHODS
 from .styles import heaviest_move
 from .view import SeatView
 
-KINDS = {"mc": 0, "ismcts": 1, "pimc": 2}
-"""The search methods by name, as :func:`dominosim.fast.search.decide` numbers them."""
+KINDS = {name: number for number, name in enumerate(METHODS)}
+"""The search methods by name, as the registry numbers them (:data:`~.registry.METHODS`)."""
 DEFAULT_BUDGET = {"mc": 100, "ismcts": 1000, "pimc": 50}
 MAX_BUDGET = {"mc": 100_000, "ismcts": 1_000_000, "pimc": 100_000}
 """The largest budgets: 100,000 playouts per legal move (about half a second a decision),
