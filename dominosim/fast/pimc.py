@@ -36,7 +36,7 @@ from .solve import (
     solve_play,
 )
 from .turn import side_of
-from .worlds import STREAM, copy_position, determinize, set_root
+from .worlds import STREAM, copy_position, determinize
 
 SEARCH_TOO_MANY_STATES = -1
 SEARCH_NO_DEAL = -2
@@ -116,13 +116,11 @@ seat); elsewhere the solver is not compiled."""
 
 
 @jit_entry
-def world_values(core, rp, me, n, moves, board, pub, n_pub, ss, seed, k0, k1, objectives, out):
+def world_values(core, rp, me, n, moves, board, ss, seed, k0, k1, objectives, out):
     """The move analysis's worlds ``k0 <= k < k1``: ``out[k - k0, j, m]`` the value of move
     ``(moves[0, m], moves[1, m])`` of ``me`` under ``objectives[j]``. Returns 0, or a negative
-    status. Runs without the GIL: one call per thread, each with its own ``ss``."""
-    states = set_root(rp, me, board, pub, n_pub, False, ss, seed)
-    if states < 0:
-        return states
+    status. ``ss`` is ready (:func:`~dominosim.fast.worlds.set_root` once per analysis). Runs
+    without the GIL: one call per thread, each with its own ``ss``."""
     row = ss.totals
     for k in range(k0, k1):
         sample_world(core, rp, me, board, ss, seed, k)

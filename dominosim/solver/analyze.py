@@ -102,12 +102,18 @@ class _Worlds:
             pool.append(make_search_scratch(rules.n_tiles, rules.players, max_events(rules), 1,
                                             table_states(rules), TABLE_BITS))
         self.pool = pool[:n_jobs]
+        from ..fast.worlds import set_root  # the consistent-deal table, once per thread
+
+        self.status = min(int(set_root(self.rp, seat, self.board, self.pub, self.n_pub, False, ss,
+                                       self.seed)) for ss in self.pool)
 
     def values(self, k0: int, k1: int) -> tuple[np.ndarray, np.ndarray]:
         """``(win, points)`` of every move in worlds ``k0 <= k < k1`` (a row per world)."""
         from ..fast.pimc import world_values
         from ..strategies.search import search_error
 
+        if self.status < 0:
+            raise RuntimeError(search_error(self.rules, self.status))
         out = np.zeros((k1 - k0, 2, self.n), dtype=np.int64)
         cuts = np.linspace(k0, k1, len(self.pool) + 1).astype(int)
         status = [0] * len(self.pool)
@@ -116,8 +122,8 @@ class _Worlds:
             a, b = int(cuts[i]), int(cuts[i + 1])
             if b > a:  # each thread its own scratch and its own rows of the output
                 status[i] = world_values(self.core, self.rp, self.seat, self.n, self.moves,
-                                         self.board, self.pub, self.n_pub, self.pool[i],
-                                         self.seed, a, b, self.objectives, out[a - k0:b - k0])
+                                         self.board, self.pool[i], self.seed, a, b,
+                                         self.objectives, out[a - k0:b - k0])
 
         threads = [threading.Thread(target=run, args=(i,), daemon=True)
                    for i in range(1, len(self.pool))]
