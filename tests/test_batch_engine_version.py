@@ -4,7 +4,9 @@ and the module, and ``--fresh`` plays the sweep again."""
 
 from __future__ import annotations
 
+import contextlib
 import shutil
+import sys
 from pathlib import Path
 
 import numba
@@ -12,8 +14,8 @@ import numpy as np
 import pytest
 
 import dominosim
-from dominosim.batch import api, output, parse_sweep, run_sweep
-from dominosim.batch.__main__ import main
+from dominosim.batch import api, lineups, output, parse_sweep, run_sweep
+from dominosim.batch.__main__ import EXIT_INTERRUPTED, main
 
 SWEEP = 'hands = 20\n[rules]\npreset = "block"\n'
 
@@ -97,3 +99,71 @@ def test_engine_version_cli_resume_of_edited_strategy_exits_2_in_one_line_until_
     metadata = api.Store(out).read_metadata()
     assert len(metadata["runs"]) == 1 and metadata["runs"][0]["chunks_skipped"] == 0
     assert metadata["engine_modules"] == output.engine_modules(copy)
+
+
+PLUGIN = '''import numba
+from {helper} import first
+
+
+@numba.njit
+def choose(moves_tile, moves_suit, n_moves, view, rng):
+    return first(n_moves)
+'''
+
+
+def test_plugin_digest_covers_the_modules_it_imports_and_its_reexporting_package(
+        tmp_path, monkeypatch):
+    monkeypatch.syspath_prepend(str(tmp_path))
+    package = tmp_path / "reexporting_plugin"
+    package.mkdir()
+    (package / "__init__.py").write_text("from .impl import choose\n")
+    (package / "impl.py").write_text(PLUGIN.format(helper="plugin_helper_module"))
+    helper = tmp_path / "plugin_helper_module.py"
+    helper.write_text("import numba\n\n\n@numba.njit\ndef first(n):\n    return 0\n")
+    path = "reexporting_plugin:choose"
+    names = ("reexporting_plugin", "reexporting_plugin.impl", "plugin_helper_module")
+
+    def digest() -> str:
+        for name in names:  # as a new process imports them
+            sys.modules.pop(name, None)
+        lineups._LOADED.pop(path, None)
+        return lineups.plugin_source_digest(path)
+
+    try:
+        before = digest()
+        assert digest() == before
+        for edited in (package / "__init__.py", package / "impl.py", helper):
+            text = edited.read_text()
+            edited.write_text(text + "\n# edited\n")
+            assert digest() != before, edited.name
+            edited.write_text(text)
+            assert digest() == before
+    finally:
+        for name in names:
+            sys.modules.pop(name, None)
+        lineups._LOADED.pop(path, None)
+        lineups._DIGESTS.pop(path, None)
+
+
+@pytest.mark.parametrize("body, code, message", [
+    ("import sys\nsys.exit(0)\n", 2,
+     "cannot be imported (it called sys.exit(0) while importing)"),
+    ("raise KeyboardInterrupt\n", EXIT_INTERRUPTED, "interrupted; the finished chunks are kept"),
+])
+def test_plugin_module_exiting_or_interrupted_at_import_is_one_line(
+        tmp_path, monkeypatch, capsys, body, code, message):
+    monkeypatch.syspath_prepend(str(tmp_path))
+    name = f"plugin_at_import_{code}"
+    (tmp_path / f"{name}.py").write_text(body)
+    sweep, out = tmp_path / "s.toml", tmp_path / "out"
+    sweep.write_text(f'hands = 20\nstrategies = ["{name}:choose", "random"]\n'
+                     '[rules]\npreset = "block"\n')
+    try:
+        with pytest.raises(SystemExit) if code == 2 else contextlib.nullcontext() as caught:
+            status = main([str(sweep), "--out", str(out), "--quiet"])
+    finally:
+        sys.modules.pop(name, None)
+    assert (caught.value.code if code == 2 else status) == code
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and message in err
+    assert not out.exists()
