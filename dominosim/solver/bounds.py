@@ -25,7 +25,7 @@ MB = 1 << 20
 
 def stop_searches(stacks: Sequence[Any]) -> None:
     """Make every search on ``stacks`` (solver stacks) stop at its next node."""
-    from ..fast.solve import C_LIMIT
+    from ..fast.search.solve import C_LIMIT
 
     for stack in stacks:
         stack.ctl[C_LIMIT] = -1
