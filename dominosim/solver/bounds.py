@@ -75,6 +75,15 @@ def table_bytes(tiles: int, table_bits: int) -> int:
     return 16 * (1 << table_bits) + 1024 * (tiles + 3) * 4
 
 
+def scratch_bytes(rules: Any, table_bits: int) -> int:
+    """The bytes of one thread's search scratch with a solver's table (a move analysis): the
+    solver's stack and the consistent-deal table (16 bytes a state)."""
+    from ..strategies.search import table_states
+
+    return table_bytes(rules.n_tiles, table_bits) + 16 * table_states(rules) + \
+        64 * rules.n_tiles * (rules.n_tiles + rules.players)
+
+
 def check_memory(name: str, need: int, limit: Any, what: str) -> None:
     """Refuse a computation that needs ``need`` bytes (``what`` says of what) past ``limit``
     bytes (the ``name`` parameter; None: no limit)."""

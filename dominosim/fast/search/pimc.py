@@ -27,6 +27,7 @@ from ..core.rng import mix64
 from ..core.turn import side_of
 from .solve import (
     C_ABORTED,
+    C_CAP,
     C_LIMIT,
     C_NODES,
     C_OBJECTIVE,
@@ -69,7 +70,8 @@ def solve_world(core, rp, st, me, n, moves, objective, values):
     """Each move's exact value to the side of ``me`` in the world at level 0 (``win``: 2, 1, 0;
     ``points``: the side's points), into ``values[:n]``; False past the node limit."""
     ctl = st.ctl
-    ctl[C_NODES], ctl[C_LIMIT], ctl[C_ABORTED] = 0, WORLD_NODES, 0
+    ctl[C_NODES], ctl[C_ABORTED] = 0, 0
+    ctl[C_LIMIT] = ctl[C_CAP] if ctl[C_CAP] > 0 else WORLD_NODES
     ctl[C_ROOT_SIDE], ctl[C_OBJECTIVE] = side_of(rp, me), objective
     ctl[C_SALT] += 1
     for m in range(n):
