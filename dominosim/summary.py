@@ -68,6 +68,7 @@ class Summary:
     @classmethod
     def empty(cls, rules: Rules) -> Summary:
         """A summary of no hands."""
+        check_rules(rules)
         return cls(rules, np.zeros(len(summary_fields(rules.players)), dtype=np.float64))
 
     @property
