@@ -1,6 +1,5 @@
 """The package layout holds: each module imports only from its own layer or below, no import circles,
-no private names imported across modules, analysis reads records only, and the old module paths
-still work for a release with a deprecation warning.
+no private names imported across modules, analysis reads records only.
 
 The imports are read from the source with :mod:`ast`, every one of them: at the top of a module,
 inside functions, under ``TYPE_CHECKING``, and ``import_module("...")`` calls with a literal name.
@@ -9,9 +8,6 @@ inside functions, under ``TYPE_CHECKING``, and ``import_module("...")`` calls wi
 from __future__ import annotations
 
 import ast
-import importlib
-import sys
-import warnings
 from pathlib import Path
 
 import pytest
@@ -47,17 +43,8 @@ LAYERS = {
     "dominosim.batch": 6, "dominosim.report": 6, "dominosim.cli": 6, "dominosim.__main__": 6,
     # a hand played at the terminal or in a notebook, reviewed at the end
     "dominosim.interactive": 6, "dominosim.play": 6,
-    # 7. the public face: the package itself and the deprecated aliases of moved modules
+    # 7. the public face: the package itself
     "dominosim": 7,
-}
-DEPRECATED = {
-    "dominosim.api": "dominosim.simulation.play",
-    "dominosim.check": "dominosim.simulation.check",
-    "dominosim.duplicate": "dominosim.simulation.duplicate",
-    "dominosim.game": "dominosim.reference.game",
-    "dominosim.sampler": "dominosim.strategies.sampler",
-    "dominosim.search": "dominosim.strategies.search",
-    "dominosim.transcript": "dominosim.reference.transcript",
 }
 # Imports upward, each for a stated reason; nothing else may import upward.
 UPWARD = {
@@ -121,8 +108,6 @@ EDGES = {name: _imports(path) for name, path in MODULES.items()}
 
 
 def _layer(module: str) -> int:
-    if module in DEPRECATED:
-        return 8
     best = max((key for key in LAYERS if module == key or module.startswith(key + ".")),
                key=len, default=None)
     assert best is not None, f"{module} has no layer: place it in LAYERS (tests/test_layers.py)"
@@ -131,18 +116,17 @@ def _layer(module: str) -> int:
 
 def test_every_module_has_a_layer():
     assert len(MODULES) > 60
-    unplaced = [m for m in MODULES if m not in DEPRECATED
-                and not any(m == k or m.startswith(k + ".") for k in LAYERS)]
+    unplaced = [m for m in MODULES
+                if not any(m == k or m.startswith(k + ".") for k in LAYERS)]
     assert unplaced == []
 
 
 def test_no_two_modules_share_a_name_but_the_compiled_twins():
     """A module's name tells which file to open: only the compiled engine's twin of a Python
-    module (``fast/rng.py``, ``fast/search.py``, ``fast/solve.py``, ``fast/styles.py``) shares its name (the
-    deprecated aliases are the same modules)."""
+    module (``fast/rng.py``, ``fast/search.py``, ``fast/solve.py``, ``fast/styles.py``) shares its name."""
     by_name: dict[str, list[str]] = {}
     for name, path in MODULES.items():
-        if path.stem not in ("__init__", "__main__") and name not in DEPRECATED:
+        if path.stem not in ("__init__", "__main__"):
             by_name.setdefault(path.stem, []).append(name)
     shared = {stem: names for stem, names in by_name.items() if len(names) > 1}
     assert {stem: sorted(names) for stem, names in shared.items()} == {
@@ -207,20 +191,7 @@ def test_the_checks_see_a_bad_module(tmp_path):
     edges = _imports(bad, "dominosim.rules")
     assert edges == [("dominosim.simulation.play", "simulate"), ("dominosim.rng", "_hidden")]
     assert _layer("dominosim.simulation.play") > _layer("dominosim.rules")
-    assert _layer("dominosim.game") > _layer("dominosim") > _layer("dominosim.analysis.tables")
-
-
-@pytest.mark.parametrize("old, new", sorted(DEPRECATED.items()))
-def test_old_module_paths_warn_and_still_work(old, new):
-    sys.modules.pop(old, None)
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        alias = importlib.import_module(old)
-    assert [w.category for w in caught] == [DeprecationWarning]
-    assert new in str(caught[0].message) and old in str(caught[0].message)
-    moved = importlib.import_module(new)
-    public = [k for k in vars(moved) if not k.startswith("__")]
-    assert public and all(getattr(alias, k) is getattr(moved, k) for k in public)
+    assert _layer("dominosim") > _layer("dominosim.analysis.tables")
 
 
 def test_old_package_paths_still_work():
