@@ -275,7 +275,7 @@ def _title(log: Any) -> str:
 
 
 def layout(log: Any, *, numbers: bool = True, width: float | None = None, ax: Any = None,
-           title: str | None = None) -> Any:
+           title: str | None = None, **kwargs: Any) -> Any:
     """Draw one hand's layout from its event log: the tiles on the table, seen from above.
 
     Pips on every tile; the line snakes across the table; doubles lie crossways; a cross opens with
@@ -294,6 +294,9 @@ def layout(log: Any, *, numbers: bool = True, width: float | None = None, ax: An
         of tiles).
     ax : matplotlib Axes, optional
     title : str, optional
+    **kwargs
+        Passed to every tile's :class:`matplotlib.patches.FancyBboxPatch`, over its defaults
+        (``edgecolor``, ``linewidth``, ``alpha``...).
 
     Returns
     -------
@@ -324,9 +327,10 @@ def layout(log: Any, *, numbers: bool = True, width: float | None = None, ax: An
     tint = [_light(PALETTE[s % len(PALETTE)]) for s in range(log.rules.players)]
     for t in tiles:
         ax.add_patch(FancyBboxPatch((t.x0 + _GAP, t.y0 + _GAP), t.x1 - t.x0 - 2 * _GAP,
-                                    t.y1 - t.y0 - 2 * _GAP, boxstyle="round,pad=0,rounding_size=0.12",
-                                    facecolor=tint[t.seat], edgecolor="#222222", linewidth=1.0,
-                                    zorder=2))
+                                    t.y1 - t.y0 - 2 * _GAP,
+                                    **{"boxstyle": "round,pad=0,rounding_size=0.12",
+                                       "facecolor": tint[t.seat], "edgecolor": "#222222",
+                                       "linewidth": 1.0, "zorder": 2, **kwargs}))
         vertical = (t.y1 - t.y0) > (t.x1 - t.x0)
         low, high = (t.near, t.far) if t.near_low else (t.far, t.near)
         size = min(t.x1 - t.x0, t.y1 - t.y0) - 2 * _GAP
