@@ -146,6 +146,7 @@ class Rules:
     target: int = 100
 
     def __post_init__(self) -> None:
+        """Validate every field (the one-sentence error of the first bad one)."""
         self._store("max_pip", _check_int("max_pip", self.max_pip, 1, 15, "an integer from 1 to 15"))
         self._store("players", _check_int("players", self.players, 2, 10, "an integer from 2 to 10"))
         size = n_tiles(self.max_pip)
@@ -211,12 +212,14 @@ class Rules:
     @property
     def n_sides(self) -> int:
         """Sides: teams of two with partnerships, single seats otherwise (see
-        :mod:`dominosim.sides`)."""
+        :mod:`dominosim.sides`).
+        """
         return sides.n_sides(self.players, self.partnerships)
 
     def side_of(self, seat: Any) -> Any:
         """The side of ``seat`` (or of a numpy array of seats): ``seat mod players/2`` with
-        partnerships, the seat otherwise."""
+        partnerships, the seat otherwise.
+        """
         return sides.side_of(self.players, self.partnerships, seat)
 
     def seats_of(self, side: int) -> tuple[int, ...]:

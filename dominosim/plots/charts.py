@@ -64,7 +64,8 @@ def _grouped(data: pd.DataFrame, x: str, y: str, low: str, high: str, hue: str |
              bars: bool, kwargs: dict[str, Any]) -> list[Any]:
     """Bars (or points) of ``y`` by ``x`` and ``hue`` with interval whiskers; returns x levels.
 
-    ``kwargs`` go to every ``ax.bar`` (or ``ax.errorbar``) call, over the defaults."""
+    ``kwargs`` go to every ``ax.bar`` (or ``ax.errorbar``) call, over the defaults.
+    """
     xs = list(pd.unique(data[x]))
     hues = _levels(data, hue)
     offsets = dodge(len(hues), 0.8 if bars else 0.5)

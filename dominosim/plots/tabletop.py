@@ -42,7 +42,8 @@ _PIPS = {0: [], 1: [(0.5, 0.5)], 2: [(0.25, 0.75), (0.75, 0.25)],
 @dataclass
 class _Placed:
     """A tile on the table: its rectangle and its two halves' suits (``near`` at ``x0``/``y0``
-    when ``near_low``), the seat and the order of play."""
+    when ``near_low``), the seat and the order of play.
+    """
 
     x0: float
     y0: float
@@ -67,7 +68,8 @@ class _Placed:
 def _rect(start: tuple[float, float], heading: tuple[int, int], length: float,
           width: float) -> tuple[float, float, float, float, bool]:
     """The rectangle that starts at ``start`` (the middle of its near edge) and runs ``length``
-    along ``heading``; and whether its near end is at the low coordinate."""
+    along ``heading``; and whether its near end is at the low coordinate.
+    """
     (x, y), (hx, hy) = start, heading
     if hx:
         xs = sorted((x, x + hx * length))

@@ -217,7 +217,8 @@ def _parse_move(text: Any, number: int, rules: Rules) -> tuple[int | None, str, 
 
 class Replay:
     """A hand's moves applied one by one to a reference :class:`GameState` whose unknown tiles are
-    :data:`HIDDEN`: a hidden tile is revealed when its seat plays it or a draw names it."""
+    :data:`HIDDEN`: a hidden tile is revealed when its seat plays it or a draw names it.
+    """
 
     def __init__(self, rules: Rules, hands: list[list[tuple[int, int]]],
                  boneyard: list[tuple[int, int]]) -> None:
@@ -248,6 +249,7 @@ class Replay:
         hand.sort(key=tile_id)
 
     def to_move(self) -> int:
+        """The seat to move (the opener before the opening)."""
         state = self.state
         if state.ends:
             return state.to_move
@@ -267,7 +269,8 @@ class Replay:
     # -------------------------------------------------------------- applying moves
     def forced(self) -> bool:
         """Apply one draw or knock the rules force on the seat to move, if its tiles are all
-        known and it has no legal move; whether one was applied."""
+        known and it has no legal move; whether one was applied.
+        """
         state = self.state
         if state.over or not state.ends:
             return False
@@ -311,6 +314,7 @@ class Replay:
         return seat
 
     def play(self, seat: int, tile: tuple[int, int], suit: int) -> None:
+        """Play ``tile`` of ``seat`` on ``suit``, revealing it if it was hidden."""
         revealed = self._reveal_in_hand(seat, tile)
         try:
             self.state.play(seat, Move(tile, suit))
@@ -320,6 +324,7 @@ class Replay:
             raise
 
     def draw(self, seat: int, tile: tuple[int, int] | None) -> None:
+        """Draw for ``seat`` (``tile``: the tile the file names, or None)."""
         state = self.state
         if state.over or not state.ends or seat != state.to_move:
             raise IllegalMoveError(f"seat {seat} is not to move")
@@ -333,7 +338,8 @@ class Replay:
 
     def finish(self) -> None:
         """With hidden tiles left in a hand at the end, the points are not known: the end event
-        and the record say None for what the hidden tiles decide."""
+        and the record say None for what the hidden tiles decide.
+        """
         state = self.state
         if not state.over or all(self.known(s) for s in range(self.rules.players)):
             return
@@ -415,7 +421,8 @@ def _legal_text(replay: Replay, seat: int) -> str:
 
 def load(text: str | bytes | dict) -> tuple[Rules, Any, Any, list[Deal], GameState, Replay]:
     """Read a hand file and replay its moves: ``(rules, seed, hand, deals, final state, replay)``
-    (see :meth:`dominosim.HandLog.from_json`)."""
+    (see :meth:`dominosim.HandLog.from_json`).
+    """
     data = json.loads(text) if isinstance(text, (str, bytes)) else text
     if not isinstance(data, dict) or data.get("schema") != SCHEMA:
         got = data.get("schema") if isinstance(data, dict) else type(data).__name__
@@ -444,7 +451,8 @@ def load(text: str | bytes | dict) -> tuple[Rules, Any, Any, list[Deal], GameSta
 
 def _check_result(state: GameState, result: Any) -> None:
     """A ``result`` given in the file must agree with the moves; it supplies what hidden tiles
-    left unknown (the winning side and points of a hand whose losers' pips nobody saw)."""
+    left unknown (the winning side and points of a hand whose losers' pips nobody saw).
+    """
     if result is None:
         return
     if not isinstance(result, dict) or not state.over:

@@ -72,7 +72,8 @@ def _playout_values(world: Position, moves, strategies, sample_key: int) -> tupl
 
 class _Worlds:
     """The compiled ``pimc`` worlds of one analysis: the position's arrays and a search scratch
-    with a solver's stack per thread (kept between analyses of the same rules)."""
+    with a solver's stack per thread (kept between analyses of the same rules).
+    """
 
     _scratch: dict[tuple, list] = {}
 

@@ -151,7 +151,8 @@ class _Game:
         """The open ends as a state key: in order under fill-first (the opening's arms are the
         first ends), else as a multiset (sorted): where a tile goes then changes only which of
         equal ends it covers, and nothing that follows depends on the order (the styles read the
-        suits left showing as a set)."""
+        suits left showing as a set).
+        """
         return tuple(ends) if self.rules.fill_opening_first else tuple(sorted(ends))
 
     def view(self, hands, ends, bone, seat: int, lacks, plays) -> SeatView:
@@ -160,7 +161,8 @@ class _Game:
         lack (empty when no seat of the line-up reads them), and a history of the plays alone,
         each seat's in tile order (empty when no seat reads it). The order of the plays, the
         draws, the knocks and the opener are not kept: no built-in style reads them
-        (``tests/test_exact_styles.py`` checks every style's choice against the full view)."""
+        (``tests/test_exact_styles.py`` checks every style's choice against the full view).
+        """
         rules = self.rules
         p = rules.players
         playable = set(playable_ends(rules, ends))
@@ -174,7 +176,8 @@ class _Game:
 
     def choices(self, moves: list, hands, ends, bone, seat: int, lacks, plays) -> list:
         """The moves ``seat`` may make, each equally likely: all of them for ``random``, the
-        style's one choice otherwise (a single legal move is played without asking)."""
+        style's one choice otherwise (a single legal move is played without asking).
+        """
         style = self.styles[seat]
         if style is None or len(moves) == 1:
             return moves
@@ -202,7 +205,8 @@ class _Game:
     def after_play(self, hands, ends, bone, seat: int, tile, suit: int, lacks=None,
                    plays=None) -> tuple:
         """The rest of the hand from the play of ``tile`` on ``suit`` by ``seat`` on (``lacks``
-        and ``plays`` as :meth:`start` gives them: None when the line-up reads neither)."""
+        and ``plays`` as :meth:`start` gives them: None when the line-up reads neither).
+        """
         hands = tuple(tuple(t for t in h if t != tile) if s == seat else h
                       for s, h in enumerate(hands))
         new_ends, _ = ends_after(self.rules, ends, Move(tile, suit))

@@ -72,6 +72,7 @@ class Solution:
     nodes: int = 0
 
     def __repr__(self) -> str:
+        """One line: the value and the best moves."""
         best = ", ".join(f"{label(m.tile)} on {m.suit}" for m in self.best) or "none"
         return (f"Solution(value={self.value} ({self.objective}) for side "
                 f"{self.position.rules.side_of(max(self.position.to_move, 0))}, best: {best}, "
@@ -197,7 +198,8 @@ def solve_state(state: GameState, moves: list[Move], objective: str,
     opens): each move's value to its side (``win``: 2 a win, 1 a tie, 0 a loss; ``win_points``,
     the ``pimc`` strategy's objective: ``win * WIN_UNIT + points``, see
     :mod:`dominosim.fast.search.solve`) and the nodes visited. Arguments are not checked (see
-    :func:`solve`)."""
+    :func:`solve`).
+    """
     from ..fast.core.params import rule_params
     from ..fast.core.shape import Shape
     from ..fast.search.solve import (

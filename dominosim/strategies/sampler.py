@@ -150,7 +150,8 @@ def _played_allowed(tile: Tile, when: int, slot: _Slot,
 
 def _below(rng: Stream, n: int) -> int:
     """A uniform integer in ``0 .. n - 1``, exactly, for any ``n >= 1`` (rejection on 64-bit
-    chunks: each round succeeds with probability above 1/2)."""
+    chunks: each round succeeds with probability above 1/2).
+    """
     if n == 1:
         return 0
     bits = (n - 1).bit_length()
@@ -313,7 +314,8 @@ class DealSampler:
 
     def sample(self, rng: Stream) -> tuple[list[list[Tile]], list[Tile]]:
         """Every seat's current hand (the viewer's own in place) and the boneyard in a uniform
-        order; see :func:`sample_hidden`."""
+        order; see :func:`sample_hidden`.
+        """
         by_place, sleeping = self._assign(rng)
         hands = [[] for _ in range(self.view.rules.players)]
         hands[self.view.seat] = list(self.view.hand)
@@ -328,7 +330,8 @@ class DealSampler:
 
     def sample_deal(self, rng: Stream) -> tuple[list[list[Tile]], list[Tile]]:
         """A whole deal (every seat's dealt hand, the boneyard in draw order) on which the public
-        history replays exactly as the viewer saw it; uniform over the consistent ones."""
+        history replays exactly as the viewer saw it; uniform over the consistent ones.
+        """
         by_place, sleeping = self._assign(rng)
         rules, me = self.view.rules, self.view.seat
         hands: list[list[Tile]] = [[] for _ in range(rules.players)]

@@ -126,6 +126,7 @@ class SearchStrategy:
         return TABLE_BITS if self.kind == "pimc" else 0
 
     def __repr__(self) -> str:
+        """The strategy's name, as a line-up writes it."""
         return f"SearchStrategy({self.name!r})"
 
     def _arrays(self, rules: Rules) -> tuple:
@@ -139,6 +140,7 @@ class SearchStrategy:
         return self._scratch[rules]
 
     def choose(self, view: SeatView, moves: Sequence[Move], rng: Stream) -> Move:
+        """The move whose sampled play-outs score best (the lead under ``opening='any'``: as ``bully``)."""
         if moves[0].suit < 0:  # the lead under opening='any'
             return max(moves, key=heaviest_move)
         from ..fast.core.params import rule_params
@@ -165,7 +167,8 @@ class SearchStrategy:
 def position_board(view: SeatView, pub: np.ndarray, omniscient: bool = False) -> tuple:
     """The position as the compiled search reads it: a :class:`~dominosim.fast.core.board.Board` and
     the length of the public log written into ``pub``. Only an ``omniscient`` view's hidden hands
-    and boneyard are filled in."""
+    and boneyard are filled in.
+    """
     from ..fast.core.board import (
         AT_FIELDS,
         BONE_END,
@@ -265,7 +268,8 @@ def PIMC(samples: int = 50) -> SearchStrategy:
 def public_log(view: SeatView, out: np.ndarray) -> int:
     """Write ``view``'s public history as the compiled sampler's log (see
     :mod:`dominosim.fast.search.consistent`) into ``out``; return its length. A draw records the suits
-    then playable (the drawer held none of them), read from the game's own layout rules."""
+    then playable (the drawer held none of them), read from the game's own layout rules.
+    """
     from ..fast.search.consistent import PUB_DRAW, PUB_KNOCK, PUB_PLAY
 
     n = 0
@@ -288,7 +292,8 @@ def _suit_mask(suits: Any) -> int:
 
 def open_ends(view: SeatView) -> tuple[np.ndarray, np.ndarray, int, int]:
     """The open ends as the compiled engine keeps them: suits, unfilled arms, how many arms are
-    unfilled, and the opening suit."""
+    unfilled, and the opening suit.
+    """
     from ..fast.core.board import MAX_ENDS
 
     ends = np.zeros(MAX_ENDS, dtype=np.int64)
