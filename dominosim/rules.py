@@ -278,6 +278,7 @@ class Rules:
             diff = {k: v for k, v in self.to_dict().items() if k != "players" and v != base[k]}
             if best is None or len(diff) < len(best[1]):
                 best = (name, diff)
+        assert best is not None  # PRESETS is not empty
         return best
 
     def __repr__(self) -> str:
@@ -298,7 +299,8 @@ class Rules:
         line = (f"preset {name!r}, {self.players} players{changed}: double-{self.max_pip} set "
                 f"of {self.n_tiles} tiles, {self.hand_size} each, {self.boneyard_size} "
                 f"sleeping, {self.n_sides} sides")
-        rows = [(k, v, "changed" if k in diff else "") for k, v in self.to_dict().items()]
+        rows: list[tuple[str, Any, str]] = [(k, v, "changed" if k in diff else "")
+                                            for k, v in self.to_dict().items()]
         return card("Rules", line, fields(rows, ("field", "value", f"vs {name!r}")))
 
     # ------------------------------------------------------------------ presets

@@ -116,7 +116,7 @@ def _facts_of_frame(df: pd.DataFrame, rules: Rules | None) -> Facts:
     if "players" not in df.columns or "partnerships" not in df.columns:
         raise refuse("rules", "a dominosim.Rules when the records have no `players` and "
                      "`partnerships` columns", rules)
-    values = {}
+    values: dict[str, Any] = {}
     for col in ("players", "partnerships", "target"):
         if col in df.columns:
             found = pd.unique(df[col])
@@ -140,7 +140,14 @@ class Source:
     @property
     def n_hands(self) -> int:
         """Hands in the records (rows, or the summary's count)."""
-        return len(self.rows) if self.rows is not None else self.summary.n_hands
+        return len(self.rows) if self.rows is not None else self.totals.n_hands
+
+    @property
+    def totals(self) -> Summary:
+        """The summary of a source that holds one (the analyses read it when there are no rows)."""
+        if self.summary is None:
+            raise RuntimeError("This source holds hand records, not their summary.")
+        return self.summary
 
     def need_rows(self, what: str) -> pd.DataFrame:
         """The rows, or the error saying that ``what`` needs one row per hand."""

@@ -161,8 +161,8 @@ def _run(sweep: Sweep, store: Store, fresh: bool, jobs: int | None, client: Any,
          stream: TextIO | None, play_fn) -> SweepResult:
     plan, engine = sweep.plan(), engine_version()
     started, clock = datetime.datetime.now(datetime.UTC), time.perf_counter()
-    done = store.prepare(fresh=fresh)
-    done = {key for key, entry in done.items() if _matches(sweep, key, entry)}
+    finished = store.prepare(fresh=fresh)
+    done = {key for key, entry in finished.items() if _matches(sweep, key, entry)}
     runs = [] if fresh or not store.metadata_path.exists() else store.read_metadata()["runs"]
     run = {"started": started.isoformat(timespec="seconds"), "finished": None,
            "runner": "dask" if client is not None else "local",
@@ -257,9 +257,9 @@ def dry_run(sweep: Sweep, out: str | Path | None = None, *, jobs: int | None = N
     per_cell = sweep.chunks_per_cell
     last = sweep.hands - (per_cell - 1) * sweep.chunk_size
     left = {c.index: [per_cell, sweep.hands] for c in sweep.cells}
-    for cell, index in done:
-        left[cell][0] -= 1
-        left[cell][1] -= last if index == per_cell - 1 else sweep.chunk_size
+    for done_cell, index in done:
+        left[done_cell][0] -= 1
+        left[done_cell][1] -= last if index == per_cell - 1 else sweep.chunk_size
     lines = [f"Sweep {sweep.name!r}: {len(sweep.cells)} cells x {sweep.hands:,} hands = "
              f"{sweep.total_hands:,} hands, seed {sweep.seed}, keep {sweep.keep!r}, "
              f"chunks of {sweep.chunk_size:,}.",

@@ -80,13 +80,15 @@ def play(task: Task, n_jobs: int | None = None) -> Summary | pd.DataFrame:
 
 def encode(task: Task, result: Summary | pd.DataFrame) -> dict[str, bytes]:
     """A played chunk's files, by path relative to the output folder."""
+    form = task.form
+    assert form is not None, "tasks_of gives every task its form"
     if isinstance(result, pd.DataFrame):
         files = {chunk_path("hands", task.cell, task.index):
-                 encode_hands(result, task.form, task.index, task.start)}
+                 encode_hands(result, form, task.index, task.start)}
         result = Summary.from_frame(task.rules, result)
     else:
         files = {}
-    sums = encode_sums(result.sums, task.rules.players, task.form, task.index, task.start, task.n)
+    sums = encode_sums(result.sums, task.rules.players, form, task.index, task.start, task.n)
     return {chunk_path("sums", task.cell, task.index): sums, **files}
 
 

@@ -37,12 +37,12 @@ import json
 import os
 import shutil
 from pathlib import Path
+from typing import IO, Any
 
 try:
     import fcntl
 except ImportError:  # not on Windows: two sweeps into one folder are not prevented there
-    fcntl = None
-from typing import Any
+    fcntl = None  # type: ignore[assignment]
 
 OWNED = ("metadata.json", "sweep.toml", "manifest.jsonl", "sums", "hands", "summary.parquet",
          "summary.csv", "report.md", ".lock")
@@ -221,7 +221,7 @@ class Store:
             handle.close()
             raise ValueError(f"The output folder {str(self.root)!r} is in use by another sweep "
                              "that is still running: wait for it, or choose another --out.") from None
-        self._lock_file = handle
+        self._lock_file: IO[str] | None = handle
 
     def release(self) -> None:
         """Drop the lock taken by :meth:`prepare`."""

@@ -151,7 +151,8 @@ class _Table:
                     start = (centre[0] + h[0], centre[1] + h[1])
                     self.chains.append(_Chain(start, h, heading, None))
             return
-        options = []
+        options: list[tuple[tuple[_Placed, tuple[float, float]], tuple[int, int],
+                            tuple[int, int] | None]] = []
         straight = self._along(chain.tip, chain.heading, suit, far, seat, order)
         if chain.turning_to is not None:
             options.append((self._corner(chain, chain.turning_to, suit, far, seat, order),

@@ -38,6 +38,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
+from ..checks import refuse
 from ..rules import Rules
 from ..sides import left_of
 from ..tiles import is_double, other_suit, pips, tile_id
@@ -89,9 +90,16 @@ class Event:
     stitch_up: bool = False
     suits: tuple[int, ...] = ()
     how: str = ""
-    winning_side: int = -1
-    points: int = 0
-    pips: tuple[int, ...] = ()
+    winning_side: int | None = -1
+    points: int | None = 0
+    pips: tuple[int | None, ...] = ()
+
+    @property
+    def move(self) -> Move:
+        """The move of a play event: its tile on its suit (-1 for a lead)."""
+        if self.kind != "play" or self.tile is None:
+            raise refuse("kind", "'play' for a move", self.kind)
+        return Move(self.tile, self.suit)
 
 
 # ---------------------------------------------------------------------------------- the layout
@@ -196,8 +204,8 @@ def layout_after(rules: Rules, ends: Layout, play: Event) -> list[End]:
     anyone who saw a hand's history rebuilds its layout.
     """
     if not ends:
-        return opening_ends(rules, play.tile)
-    return ends_after(rules, ends, Move(play.tile, play.suit))[0]
+        return opening_ends(rules, play.move.tile)
+    return ends_after(rules, ends, play.move)[0]
 
 
 def layouts_before(rules: Rules, history: Sequence[Event]) -> Iterator[tuple[Event, list[End]]]:
@@ -285,8 +293,8 @@ class GameState:
     over: bool = False
     how: str = ""
     out_seat: int = -1
-    winning_side: int = -1
-    points: int = 0
+    winning_side: int | None = -1
+    points: int | None = 0
     stitch_ups: list[int] = field(default_factory=list)
     seen: list[list[Event]] = field(default_factory=list)
     """What each seat has seen of :attr:`events`: other seats' drawn tiles hidden."""
@@ -400,7 +408,7 @@ class GameState:
     def lead(self, move: Move) -> None:
         """The opening under ``opening='any'``: the leader puts any tile of its hand down."""
         seat = self.rules.leader
-        if self.ends or self.rules.opening != "any":
+        if self.ends or self.rules.opening != "any" or seat is None:
             raise IllegalMoveError("A lead is only for the first play under opening='any'.")
         if move not in self.legal_moves(seat):
             raise IllegalMoveError(f"Seat {seat} cannot lead {move}.")

@@ -225,6 +225,7 @@ def play_out(state: GameState, strategies: Sequence[Strategy], rngs: Sequence[St
         state.open_with_highest_double()
     else:
         leader = state.rules.leader
+        assert leader is not None  # Rules sets it under opening='any'
         state.lead(_ask(strategies[leader], state, leader, state.legal_moves(leader), rngs[leader]))
     while not state.over:
         take_turn(state, strategies, rngs)
@@ -233,6 +234,7 @@ def play_out(state: GameState, strategies: Sequence[Strategy], rngs: Sequence[St
 def record_of(state: GameState, redeals: int, hand: Any = 0) -> dict[str, Any]:
     """The hand record of a finished hand."""
     events = state.events
+    assert state.opening_tile is not None, "record_of reads a finished hand"
     rec: dict[str, Any] = {
         "hand": hand,
         "opener": state.opener,

@@ -73,10 +73,11 @@ def event_text(event: Event, opening: bool = False) -> str:
     '0: 6-6'
     """
     if event.kind == "play":
-        return f"{event.seat}: " + move_text(Move(event.tile, -1 if opening else event.suit))
+        return f"{event.seat}: " + move_text(event.move._replace(suit=-1) if opening
+                                             else event.move)
     if event.kind == "draw":
-        known = event.tile is not None and event.tile != HIDDEN
-        return f"{event.seat}: draw" + (f" {label(event.tile)}" if known else "")
+        shown = "" if event.tile is None or event.tile == HIDDEN else f" {label(event.tile)}"
+        return f"{event.seat}: draw{shown}"
     return f"{event.seat}: {event.kind}"
 
 
@@ -253,7 +254,7 @@ class Replay:
         state = self.state
         if state.ends:
             return state.to_move
-        if self.rules.opening == "any":
+        if self.rules.opening == "any" and self.rules.leader is not None:
             return self.rules.leader
         found = highest_double(state.hands, self.rules.max_pip)
         return -1 if found is None else found[0]
@@ -288,7 +289,7 @@ class Replay:
         state, rules = self.state, self.rules
         if rules.opening == "any":
             seat = rules.leader if seat is None else seat
-            if seat != rules.leader:
+            if seat is None or seat != rules.leader:
                 raise IllegalMoveError(f"seat {rules.leader} leads")
             revealed = self._reveal_in_hand(seat, tile)
             try:
@@ -346,7 +347,8 @@ class Replay:
         end = state.events[-1]
         pips = tuple(None if not self.known(s) else sum(a + b for a, b in h)
                      for s, h in enumerate(state.hands))
-        won, points = None, None
+        won: int | None = None
+        points: int | None = None
         if state.out_seat >= 0 and self.rules.scoring == "game":
             won, points = score(self.rules, [0] * self.rules.players, state.out_seat)
         elif state.out_seat >= 0:
@@ -392,7 +394,7 @@ def _step(replay: Replay, number: int, text: str) -> None:
                 suit = fits[0]
             if suit is None and not fits:
                 raise IllegalMoveError(f"the {label(tile)} fits no playable end")
-            if suit not in fits:
+            if suit is None or suit not in fits:
                 raise IllegalMoveError(f"the {label(tile)} on {suit} fits no playable end")
             replay.play(seat, tile, suit)
     except IllegalMoveError as error:
@@ -477,9 +479,9 @@ def replay_events(rules: Rules, deal: Deal, events: Sequence[Event]) -> Replay:
     for event in events:
         if event.kind == "play":
             if not replay.state.ends:
-                replay.open(event.seat, event.tile)
+                replay.open(event.seat, event.move.tile)
             else:
-                replay.play(event.seat, event.tile, event.suit)
+                replay.play(event.seat, event.move.tile, event.suit)
         elif event.kind == "draw":
             replay.draw(event.seat, event.tile)
         elif event.kind == "knock":

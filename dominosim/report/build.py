@@ -174,8 +174,8 @@ def _search_rows(pairs) -> list[dict]:
 
     rows = []
     for game, spec in SEVEN.items():
-        spec = dict(spec)
-        rules = Rules.preset(spec.pop("name"), **spec)
+        options = dict(spec)
+        rules = Rules.preset(str(options.pop("name")), **options)  # type: ignore[arg-type]
         for a, b, deals in pairs:
             c = compare(rules, a, b, n_deals=deals, seed=SEED)
             t = c.table.set_index("quantity")

@@ -687,6 +687,7 @@ def tournament(rules: Rules, strategies: Any, n_deals: int, seed: int = 0, *,
         for i, j in pairs:
             c = _compare(rules, strats[i], strats[j], n_deals, seed, engine, n_jobs, confidence,
                          True, progress_bar.update)
+            assert c.deals is not None  # kept: the argument True above
             per_deal.append(plays * (1 + c.deals["win_rate_diff"].to_numpy()) / 2)
             comparisons[labels[i], labels[j]] = dataclasses.replace(c, a=labels[i], b=labels[j],
                                                                     deals=None)

@@ -361,6 +361,7 @@ def exact(rules: Rules, strategies: str | Sequence[str] = "random", *,
         found = highest_double(hands, rules.max_pip)
         no_double += found is None
         if rules.opening == "any":
+            assert rules.leader is not None  # Rules sets it under opening='any'
             seat = rules.leader
             leads = game.choices([Move(t, -1) for t in hands[seat]], hands, (), bone, seat,
                                  *game.start())

@@ -165,14 +165,17 @@ class Position:
         if state.over:
             return -1
         if not state.ends:
-            if self.rules.opening == "any":
+            if self.rules.opening == "any" and self.rules.leader is not None:
                 return self.rules.leader
-            return highest_double(state.hands, self.rules.max_pip)[0]
+            found = highest_double(state.hands, self.rules.max_pip)
+            return -1 if found is None else found[0]  # a deal without a double is refused
         return state.to_move
 
     @property
-    def outcome(self) -> tuple[int, int] | None:
-        """``(winning side, points)`` once the hand is over (-1: a tie), None before."""
+    def outcome(self) -> tuple[int | None, int | None] | None:
+        """``(winning side, points)`` once the hand is over (-1: a tie; None where hidden tiles
+        of a typed-in game decide), None before.
+        """
         return (self._state.winning_side, self._state.points) if self._state.over else None
 
     def legal_moves(self) -> list[Move]:
@@ -184,8 +187,8 @@ class Position:
         if state.over:
             return []
         if not state.ends and self.rules.opening == "highest_double":
-            seat, tile = highest_double(state.hands, self.rules.max_pip)
-            return [Move(tile, tile[0])]
+            found = highest_double(state.hands, self.rules.max_pip)
+            return [] if found is None else [Move(found[1], found[1][0])]
         return state.legal_moves(self.to_move)
 
     def view(self, seat: int) -> SeatView:
@@ -216,7 +219,7 @@ class Position:
             lines.append(f"boneyard ({len(state.boneyard)}, in draw order): "
                          + (" ".join(label(t) for t in state.boneyard) or "empty"))
         if state.over:
-            side, points = self.outcome
+            side, points = state.winning_side, state.points
             lines.append(f"over ({state.how}): " + (
                 "the winner not known" if side is None else "a tie" if side < 0
                 else f"side {side} wins {'?' if points is None else points} points"))

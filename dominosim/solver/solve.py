@@ -220,8 +220,9 @@ def solve_state(state: GameState, moves: list[Move], objective: str,
     rules = state.rules
     if not state.ends:
         kind = KIND_LEAD if rules.opening == "any" else KIND_DOUBLE
-        seat = rules.leader if rules.opening == "any" else highest_double(state.hands,
-                                                                          rules.max_pip)[0]
+        found = highest_double(state.hands, rules.max_pip)
+        seat = rules.leader if rules.opening == "any" else None if found is None else found[0]
+        assert seat is not None, "the seat to open is known: solve() checks the position"
     else:
         kind, seat = KIND_PLAY, state.to_move
     key = (rules, table_bits)

@@ -122,11 +122,11 @@ def _read_history(view: SeatView) -> _Reading:
         if ev.kind == "play":
             if not plays and rules.opening == "highest_double":
                 # the opener led the highest double: no seat was dealt a higher one
-                d = ev.tile[0]
+                d = ev.move.tile[0]
                 higher = frozenset((x, x) for x in range(d + 1, rules.max_pip + 1))
                 for s in others:
                     constraints[s].append((-0.5, higher))
-            plays.append((ev.seat, ev.tile, e))
+            plays.append((ev.seat, ev.move.tile, e))
         elif ev.kind == "draw":
             if ev.seat != me:
                 # a forced draw: the hand before it held no tile of a playable suit
@@ -317,7 +317,7 @@ class DealSampler:
         order; see :func:`sample_hidden`.
         """
         by_place, sleeping = self._assign(rng)
-        hands = [[] for _ in range(self.view.rules.players)]
+        hands: list[list[Tile]] = [[] for _ in range(self.view.rules.players)]
         hands[self.view.seat] = list(self.view.hand)
         # unseen tiles placed in a slot are held now; the other items were played since
         unseen = {t for t, sleeps in zip(self._items, self._sleeps, strict=True) if sleeps}

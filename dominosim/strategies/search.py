@@ -275,7 +275,7 @@ def public_log(view: SeatView, out: np.ndarray) -> int:
     n = 0
     for ev, ends in layouts_before(view.rules, view.history):
         if ev.kind == "play":
-            out[n] = PUB_PLAY, ev.seat, tile_id(ev.tile)
+            out[n] = PUB_PLAY, ev.seat, tile_id(ev.move.tile)
         elif ev.kind == "draw":
             out[n] = PUB_DRAW, ev.seat, _suit_mask(playable_suits(view.rules, ends))
         elif ev.kind == "knock":

@@ -174,7 +174,7 @@ class PartnerStrategy(_Style):
             return (0, 0)
         suits = set(view.ends_after(move))
         blocks = suits <= view.known_lacks[view.partner]
-        played = [e.tile for e in view.history if e.kind == "play" and e.seat == view.partner]
+        played = [e.move.tile for e in view.history if e.kind == "play" and e.seat == view.partner]
         fed = sum(1 for v in suits for t in played if v in t)
         return (0 if blocks else 1, fed)
 
