@@ -64,15 +64,17 @@ def _playout_values(world: Position, moves, strategies, sample_key: int) -> tupl
         rngs = [Stream(mix64(sample_key + 7919 * (s + 1))) for s in range(rules.players)]
         while not state.over:
             take_turn(state, strategies, rngs)
-        won = state.winning_side
+        won, scored = state.winning_side, state.points
+        assert won is not None and scored is not None  # every tile of a world is known
         wins.append(0.5 if won < 0 else float(won == side))
-        points.append(0 if won < 0 else (state.points if won == side else -state.points))
+        points.append(0 if won < 0 else (scored if won == side else -scored))
     return wins, points
 
 
 class _Worlds:
     """The compiled ``pimc`` worlds of one analysis: the position's arrays and a search scratch
-    with a solver's stack per thread (kept between analyses of the same rules)."""
+    with a solver's stack per thread (kept between analyses of the same rules).
+    """
 
     _scratch: dict[tuple, list] = {}
 

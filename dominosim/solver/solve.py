@@ -72,6 +72,7 @@ class Solution:
     nodes: int = 0
 
     def __repr__(self) -> str:
+        """One line: the value and the best moves."""
         best = ", ".join(f"{label(m.tile)} on {m.suit}" for m in self.best) or "none"
         return (f"Solution(value={self.value} ({self.objective}) for side "
                 f"{self.position.rules.side_of(max(self.position.to_move, 0))}, best: {best}, "
@@ -182,7 +183,8 @@ def solve_state(state: GameState, moves: list[Move], objective: str,
     opens): each move's value to its side (``win``: 2 a win, 1 a tie, 0 a loss; ``win_points``,
     the ``pimc`` strategy's objective: ``win * WIN_UNIT + points``, see
     :mod:`dominosim.fast.search.solve`) and the nodes visited. Arguments are not checked (see
-    :func:`solve`)."""
+    :func:`solve`).
+    """
     from ..fast.core.params import rule_params
     from ..fast.core.shape import Shape
     from ..fast.core.status import NO_RULE, OK
@@ -206,8 +208,9 @@ def solve_state(state: GameState, moves: list[Move], objective: str,
     rules = state.rules
     if not state.ends:
         kind = KIND_DOUBLE if opens_with_double(rules) else KIND_LEAD
-        seat = highest_double(state.hands, rules.max_pip)[0] if kind == KIND_DOUBLE \
-            else rules.leader
+        found = highest_double(state.hands, rules.max_pip)
+        seat = rules.leader if kind == KIND_LEAD else None if found is None else found[0]
+        assert seat is not None, "the seat to open is known: solve() checks the position"
     else:
         kind, seat = KIND_PLAY, state.to_move
     key = (rules, table_bits)
