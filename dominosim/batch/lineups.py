@@ -166,7 +166,8 @@ def _library_folders() -> tuple[Path, ...]:
 
 def _user_files(roots: list[Any]) -> set[str]:
     """The files of the user's modules reachable from ``roots``: a module, a function or class
-    imported from a module, or a numba function, found in a module's names, is followed."""
+    imported from a module, or a numba function, found in a module's names, is followed.
+    """
     libraries = _library_folders()
     seen: set[str] = set()
     files: set[str] = set()
@@ -270,7 +271,7 @@ def playable(lineup: tuple[str, ...]) -> list[Any]:
     >>> playable(("mc:20", "random"))
     ['mc:20', 'random']
     """
-    seats = []
+    seats: list[Any] = []
     for entry in lineup:
         if not _names_plugin(entry):
             seats.append(entry)

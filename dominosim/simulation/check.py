@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numba
+import pandas as pd
 
 from ..reference.game import IllegalMoveError
 from ..rng import check_seed
@@ -85,11 +86,13 @@ def check_strategy(strategy: Any, rules: Rules | list[Rules] | None = None, n_ha
         try:
             first = simulate(r, lineup, n_hands, seed, engine="reference")
             again = simulate(r, lineup, n_hands, seed, engine="reference")
+            assert isinstance(first, pd.DataFrame)  # keep="rows"
             if not first.equals(again):
                 problems.append(f"Replaying the same hands of {r} gave different records: the "
                                 "strategy uses randomness other than its stream.")
             if compiled:
                 fast = simulate(r, lineup, n_hands, seed, engine="fast")
+                assert isinstance(fast, pd.DataFrame)
                 if not fast.equals(first):
                     problems.append(f"The compiled and reference engines disagree on {r}.")
         except IllegalMoveError as error:
@@ -106,7 +109,8 @@ MAX_CHECK_HANDS = 100_000
 
 def _check_arguments(rules: Any, n_hands: Any, seed: Any) -> list[Rules]:
     """The rule sets to check; a bad ``rules``, ``n_hands`` or ``seed`` is the caller's error,
-    not a finding about the strategy (and a check of no hands would prove nothing)."""
+    not a finding about the strategy (and a check of no hands would prove nothing).
+    """
     if rules is None:
         rule_sets = list(DEFAULT_RULES)
     elif isinstance(rules, (list, tuple)):

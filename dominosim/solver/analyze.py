@@ -72,15 +72,17 @@ def _playout_values(world: Position, moves, strategies, sample_key: int) -> tupl
         rngs = [Stream(mix64(sample_key + 7919 * (s + 1))) for s in range(rules.players)]
         while not state.over:
             take_turn(state, strategies, rngs)
-        won = state.winning_side
+        won, scored = state.winning_side, state.points
+        assert won is not None and scored is not None  # every tile of a world is known
         wins.append(0.5 if won < 0 else float(won == side))
-        points.append(0 if won < 0 else (state.points if won == side else -state.points))
+        points.append(0 if won < 0 else (scored if won == side else -scored))
     return wins, points
 
 
 class _Worlds:
     """The compiled ``pimc`` worlds of one analysis: the position's arrays and a search scratch
-    with a solver's stack per thread (kept between analyses of the same rules)."""
+    with a solver's stack per thread (kept between analyses of the same rules).
+    """
 
     _idle: dict[tuple, list] = {}
     """Scratches no analysis is using, by shape; an analysis borrows its own (under
@@ -89,6 +91,7 @@ class _Worlds:
 
     def __init__(self, state: GameState, seat: int, moves, seed: int, n_jobs: int,
                  max_nodes: int) -> None:
+        from ..fast.core.board import PUB_COLS
         from ..fast.core.params import rule_params
         from ..fast.core.shape import Shape
         from ..fast.search.solve import OBJ_POINTS, OBJ_WIN
@@ -99,7 +102,7 @@ class _Worlds:
 
         rules = self.rules = state.rules
         self.core, self.rp = Shape.searching(rules), rule_params(rules)
-        self.pub = np.zeros((max_events(rules), 3), dtype=np.int64)
+        self.pub = np.zeros((max_events(rules), PUB_COLS), dtype=np.int64)
         self.board, self.n_pub = position_board(view_of(state, seat), self.pub)
         self.moves = np.zeros((2, 2 * rules.n_tiles), dtype=np.int64)
         self.moves[0, :len(moves)] = [tile_id(m.tile) for m in moves]
@@ -116,18 +119,19 @@ class _Worlds:
             self.pool.append(make_search_scratch(rules.n_tiles, rules.players, max_events(rules),
                                                  1, table_states(rules), TABLE_BITS))
         from ..fast.search.solve import C_CAP
-        from ..fast.search.worlds import set_root  # the consistent-deal table, once per thread
+        from ..fast.search.worlds import Decision, set_root
 
         self.max_nodes = max_nodes
         for ss in self.pool:
             ss.stack.ctl[C_CAP] = max_nodes
-
-        self.status = min(int(set_root(self.rp, seat, self.board, self.pub, self.n_pub, False, ss,
-                                       self.seed)) for ss in self.pool)
+        self.decision = Decision(seat, self.n, self.moves, self.board, self.pub, self.n_pub)
+        # the consistent-deal table, once per thread
+        self.status = min(int(set_root(self.rp, self.decision, False, ss, self.seed))
+                          for ss in self.pool)
 
     def values(self, k0: int, k1: int) -> tuple[np.ndarray, np.ndarray]:
         """``(win, points)`` of every move in worlds ``k0 <= k < k1`` (a row per world)."""
-        from ..fast.search.pimc import world_values
+        from ..fast.search.pimc import Worlds, world_values
 
         if self.status < 0:
             raise RuntimeError(_error(self.rules, self.status, self.max_nodes))
@@ -138,9 +142,9 @@ class _Worlds:
         def run(i: int) -> None:
             a, b = int(cuts[i]), int(cuts[i + 1])
             if b > a:  # each thread its own scratch and its own rows of the output
-                status[i] = world_values(self.core, self.rp, self.seat, self.n, self.moves,
-                                         self.board, self.pool[i], self.seed, a, b,
-                                         self.objectives, out[a - k0:b - k0])
+                worlds = Worlds(self.seed, a, b, self.objectives)
+                status[i] = world_values(self.core, self.rp, self.decision, self.pool[i], worlds,
+                                         out[a - k0:b - k0])
 
         def run_all() -> None:
             threads = [threading.Thread(target=run, args=(i,), daemon=True)
@@ -166,15 +170,16 @@ class _Worlds:
 
 def _error(rules, status: int, max_nodes: int) -> str:
     """The message of a negative status of the analysis's worlds, with advice for the analysis
-    (not for a strategy)."""
-    from ..fast.search.pimc import SEARCH_NO_DEAL, SEARCH_SOLVER_LIMIT
+    (not for a strategy).
+    """
+    from ..fast.core.status import NO_DEAL, SOLVER_LIMIT
     from ..strategies.search import search_error
 
-    if status == SEARCH_SOLVER_LIMIT:
+    if status == SOLVER_LIMIT:
         return (f"A sampled world needed more than {max_nodes:,} solver nodes (the value for "
                 f"`max_nodes`; {rules.players} players, double-{rules.max_pip}): pass a larger "
                 "`max_nodes`, analyze a later position of the hand, or use method='playout'.")
-    if status == SEARCH_NO_DEAL:
+    if status == NO_DEAL:
         return ("No deal of the hidden tiles agrees with this position's public history: the "
                 "position cannot happen (a seat plays a suit it knocked on, or the tile counts "
                 "do not add up).")

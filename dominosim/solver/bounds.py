@@ -71,13 +71,15 @@ def stack_bytes(stack: Any) -> int:
 
 def table_bytes(tiles: int, table_bits: int) -> int:
     """The bytes of a solver's stack with a table of ``2**table_bits`` positions (the table's
-    16 bytes a position, and about a kilobyte a tile for the levels)."""
+    16 bytes a position, and about a kilobyte a tile for the levels).
+    """
     return 16 * (1 << table_bits) + 1024 * (tiles + 3) * 4
 
 
 def scratch_bytes(rules: Any, table_bits: int) -> int:
     """The bytes of one thread's search scratch with a solver's table (a move analysis): the
-    solver's stack and the consistent-deal table (16 bytes a state)."""
+    solver's stack and the consistent-deal table (16 bytes a state).
+    """
     from ..strategies.search import table_states
 
     return table_bytes(rules.n_tiles, table_bits) + 16 * table_states(rules) + \
@@ -86,7 +88,8 @@ def scratch_bytes(rules: Any, table_bits: int) -> int:
 
 def check_memory(name: str, need: int, limit: Any, what: str) -> None:
     """Refuse a computation that needs ``need`` bytes (``what`` says of what) past ``limit``
-    bytes (the ``name`` parameter; None: no limit)."""
+    bytes (the ``name`` parameter; None: no limit).
+    """
     if limit is not None and need > limit:
         raise ValueError(f"The value for `{name}` ({limit / MB:,.0f} MB) is too small: {what} "
                          f"needs {need / MB:,.0f} MB; pass a larger `{name}` or a smaller table.")

@@ -52,6 +52,8 @@ from llvmlite import ir
 from numba import types
 from numba.extending import intrinsic
 
+from ..core.jit import CACHE
+
 V_SEAT, V_PLAYERS, V_BONEYARD, V_N_ENDS, V_OPENER, V_PARTNER = range(6)
 V_SUIT_COUNT = 6
 """``view[V_SUIT_COUNT + v]``: open ends showing suit ``v``."""
@@ -126,7 +128,7 @@ def _int64_pointer(typingctx, address):
     return sig, codegen
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=CACHE)
 def _changed(tiles, moves_tile, suits, moves_suit, seen, view):
     """Whether the plug-in wrote into its copies (every entry compared: no two writes cancel)."""
     for i in range(moves_tile.shape[0]):
@@ -138,7 +140,7 @@ def _changed(tiles, moves_tile, suits, moves_suit, seen, view):
     return False
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=CACHE)
 def _record_fault(record, code, seat, moves_tile, moves_suit, n, view, rng_before):
     """Fill the fault record once (the first fault wins; later ones leave it alone)."""
     if record[F_CODE] != 0:
