@@ -99,7 +99,7 @@ def check_limit(name: str, value: Any, low: int = 1, most: int = MAX_LIMIT) -> i
     import numbers
 
     if isinstance(value, bool) or not isinstance(value, numbers.Integral) or \
-            not low <= value <= most:
+            not low <= int(value) <= most:
         shown = "2**62" if most == MAX_LIMIT else f"{most:,}"
         raise refuse(name, f"an integer from {low:,} to {shown}", value)
     return int(value)

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal, overload
 
 import numpy as np
 
@@ -362,6 +362,14 @@ class Rules:
                     f"{given}; pass hand_size=...")
             fields["hand_size"] = table[players]
         return cls(players=players, **fields)
+
+
+@overload
+def check_rules(value: Any, name: str = ..., *, optional: Literal[False] = ...) -> Rules: ...
+
+
+@overload
+def check_rules(value: Any, name: str = ..., *, optional: bool) -> Rules | None: ...
 
 
 def check_rules(value: Any, name: str = "rules", *, optional: bool = False) -> Rules | None:

@@ -129,7 +129,8 @@ def _engine_change(old: dict, engine: dict, modules: dict[str, str] | None) -> s
     """What differs between the engine that wrote a folder (its metadata ``old``) and this one:
     a library's version, else the modules of the package edited, added or removed.
     """
-    before = old.get("engine") if isinstance(old.get("engine"), dict) else {}
+    found = old.get("engine")
+    before: dict = found if isinstance(found, dict) else {}
     for key in ("numba", "numpy"):
         if key in before and before.get(key) != engine.get(key):
             return f"{key} {before[key]!r} there, {engine.get(key)!r} in this sweep"
