@@ -83,8 +83,9 @@ def test_analyze_stops_within_two_seconds_of_ctrl_c_and_frees_its_tables():
 
 def test_analyze_world_past_max_nodes_advises_the_analysis_not_a_strategy():
     with pytest.raises(RuntimeError, match=r"^A sampled world needed more than 1,000 solver nodes "
-                       r"\(the value for `max_nodes`.*pass a larger `max_nodes`, analyze a later "
-                       r"position of the hand, or use method='playout'\.$"):
+                       r"\(the value for `max_nodes`.*pass a larger `max_nodes` or "
+                       r"method='playout' \(ds.analyze and ds.review take both\), or analyze a "
+                       r"later position of the hand\.$"):
         ds.analyze(_long_position(), budget=10, max_nodes=1_000, n_jobs=1)
 
 

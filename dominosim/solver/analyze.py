@@ -178,7 +178,8 @@ def _error(rules, status: int, max_nodes: int) -> str:
     if status == SOLVER_LIMIT:
         return (f"A sampled world needed more than {max_nodes:,} solver nodes (the value for "
                 f"`max_nodes`; {rules.players} players, double-{rules.max_pip}): pass a larger "
-                "`max_nodes`, analyze a later position of the hand, or use method='playout'.")
+                "`max_nodes` or method='playout' (ds.analyze and ds.review take both), or "
+                "analyze a later position of the hand.")
     if status == NO_DEAL:
         return ("No deal of the hidden tiles agrees with this position's public history: the "
                 "position cannot happen (a seat plays a suit it knocked on, or the tile counts "

@@ -47,6 +47,10 @@ a table, so calls from several threads give the values of the same calls made on
 _PARAMS: dict[tuple, Any] = {}
 
 
+class SolverLimit(ValueError):
+    """A position that needs more solver nodes than ``max_nodes`` (a ``ValueError``)."""
+
+
 @dataclass
 class Solution:
     """The solved value of a position for the side of the seat to move.
@@ -261,11 +265,11 @@ def solve_state(state: GameState, moves: list[Move], objective: str,
                                           values), [stack])
     if not solved:
         held = sum(len(h) for h in state.hands)
-        raise ValueError(
+        raise SolverLimit(
             f"The value for `max_nodes` ({max_nodes:,}) is too small for this position: the "
             f"search passed it with {held} tiles in hands and {len(state.boneyard)} in the "
             f"boneyard; solve a later position or pass a larger `max_nodes`.")
     return values, int(ctl[C_NODES])
 
 
-__all__ = ["OBJECTIVES", "Solution", "solve"]
+__all__ = ["OBJECTIVES", "Solution", "SolverLimit", "solve"]
