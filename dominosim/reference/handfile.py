@@ -454,6 +454,9 @@ def load(text: str | bytes | dict) -> tuple[Rules, Any, Any, list[Deal], GameSta
     """Read a hand file and replay its moves: ``(rules, seed, hand, deals, final state, replay)``
     (see :meth:`dominosim.HandLog.from_json`).
     """
+    if not isinstance(text, (str, bytes, dict)):
+        raise refuse("text", "JSON text (a str or bytes) or the dict it holds",
+                     type(text).__name__)
     data = _json(text) if isinstance(text, (str, bytes)) else text
     if not isinstance(data, dict) or data.get("schema") != SCHEMA:
         got = data.get("schema") if isinstance(data, dict) else type(data).__name__

@@ -40,7 +40,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..checks import check_confidence
+from ..checks import check_confidence, check_limit
 from ..progress import bar, want_progress
 from ..rng import DOMAIN_DUPLICATE_BOOTSTRAP, below_many, check_seed, mix64
 from ..rules import Rules
@@ -411,6 +411,10 @@ def _log_likelihood(theta: np.ndarray, wins: np.ndarray) -> float:
     return float(-(wins * np.logaddexp(0.0, -gap)).sum())
 
 
+MAX_NEWTON_STEPS = 100_000
+"""The most Newton steps :func:`bradley_terry` may be asked for."""
+
+
 def bradley_terry(wins: Any, *, tol: float = 1e-12, max_iter: int = 100) -> np.ndarray:
     """Maximum-likelihood Bradley-Terry log-strengths from a matrix of pairwise wins.
 
@@ -440,7 +444,15 @@ def bradley_terry(wins: Any, *, tol: float = 1e-12, max_iter: int = 100) -> np.n
     >>> round(float(theta[0] - theta[1]), 12) == round(float(np.log(3)), 12)
     True
     """
-    w = np.array(wins, dtype=float)
+    if isinstance(tol, bool) or not isinstance(tol, (int, float)) or not 0 < tol < 1:
+        raise ValueError(f"The value for `tol` must be a number between 0 and 1, but {tol!r} was "
+                         "passed.")
+    max_iter = check_limit("max_iter", max_iter, 1, MAX_NEWTON_STEPS)
+    try:
+        w = np.array(wins, dtype=float)
+    except (TypeError, ValueError):
+        raise ValueError(f"The value for `wins` must be a square matrix of win counts, but a "
+                         f"{type(wins).__name__} was passed.") from None
     if w.ndim != 2 or w.shape[0] != w.shape[1] or w.shape[0] < 2:
         raise ValueError(f"The value for `wins` must be a square matrix of 2 or more players, but "
                          f"an array of shape {w.shape} was passed.")
