@@ -53,6 +53,7 @@ def cases() -> dict[str, tuple]:
         "Rules.preset": (ds.Rules.preset, ("draw",), {"players": 2}),
         "Summary.empty": (ds.Summary.empty, (SMALL,), {}),
         "play": (ds.play, ("block", 2), {"choices": [1] * 10, "review": False,
+                                         "input": lambda prompt: "q",
                                          "output": lambda line: None}),
         "play_hand": (ds.play_hand, (SMALL, "random"), {}),
         "play_match": (ds.play_match, (SMALL.with_target(20) if hasattr(SMALL, "with_target")

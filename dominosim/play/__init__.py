@@ -198,6 +198,14 @@ def play(game: Any = "block", players: int = 4, *, opponents: Any = "random", se
         raise refuse("seat", f"a seat from 0 to {rules.players - 1}", seat)
     check_seed(seed)
     check_limit("hand", hand, 0, MAX_HAND)
+    if choices is not None and (isinstance(choices, (str, bytes)) or
+                                not isinstance(choices, Iterable)):
+        raise refuse("choices", "None or a list of answers, one per choice", choices)
+    for name, given in (("input", input), ("output", output)):
+        if given is not None and not callable(given):
+            raise refuse(name, "None or a function", given)
+    if not isinstance(review, bool):
+        raise refuse("review", "True or False", review)
     check_choice("method", method, METHODS)
     check_limit("budget", budget, 1, MAX_WORLDS)
     target = check_save(save)

@@ -356,6 +356,7 @@ def compare(rules: Rules, a: Any, b: Any, n_deals: int, seed: int = 0, *, engine
     a = _check_strategy("a", a, engine)
     b = _check_strategy("b", b, engine)
     check_count("n_deals", n_deals, low=1)
+    _check_at_most("n_deals", n_deals, MAX_DEALS)
     check_seed(seed)
     confidence = check_confidence(confidence)
     hands = n_deals * _lineups(rules)
@@ -411,8 +412,18 @@ def _log_likelihood(theta: np.ndarray, wins: np.ndarray) -> float:
     return float(-(wins * np.logaddexp(0.0, -gap)).sum())
 
 
+MAX_DEALS = 1 << 40
+"""The most deals one comparison or tournament plays (every deal is played several times)."""
+MAX_BOOT = 1_000_000
+"""The most bootstrap resamples of a tournament's ratings."""
 MAX_NEWTON_STEPS = 100_000
 """The most Newton steps :func:`bradley_terry` may be asked for."""
+
+
+def _check_at_most(name: str, value: int, most: int) -> None:
+    if value > most:
+        raise ValueError(f"The value for `{name}` must be an integer of at most {most:,}, but "
+                         f"{value!r} was passed.")
 
 
 def bradley_terry(wins: Any, *, tol: float = 1e-12, max_iter: int = 100) -> np.ndarray:
@@ -686,7 +697,9 @@ def tournament(rules: Rules, strategies: Any, n_deals: int, seed: int = 0, *,
     check_engine(engine)
     labels, strats = _check_strategies(strategies, engine)
     check_count("n_deals", n_deals, low=1)
+    _check_at_most("n_deals", n_deals, MAX_DEALS)
     check_count("n_boot", n_boot)
+    _check_at_most("n_boot", n_boot, MAX_BOOT)
     check_seed(seed)
     confidence = check_confidence(confidence)
     k = rules.n_sides
