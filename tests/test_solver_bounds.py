@@ -197,3 +197,16 @@ PRESET_SENTENCE = (r"^The value for `rules` must be a dominosim.Rules \(for exam
 def test_a_preset_name_where_rules_are_expected_is_refused_in_the_same_sentence(call):
     with pytest.raises(ValueError, match=PRESET_SENTENCE):
         call()
+
+
+def test_review_of_a_double_nine_cross_hand_shows_progress_and_advises_the_review(capsys):
+    rules = ds.Rules.preset("double_nine_cross", players=4)
+    log = ds.replay(rules, "random", seed=1, hand=0)
+    with pytest.raises(RuntimeError, match=r"needed more than 1,000 solver nodes \(the value for "
+                       r"`max_nodes`; 4 players, double-9\): pass a larger `max_nodes` or "
+                       r"method='playout' \(ds.analyze and ds.review take both\)"):
+        ds.review(log, 0, budget=10, max_nodes=1_000, progress=True)
+    assert "review of seat 0" in capsys.readouterr().err
+    table = ds.review(log, 0, method="playout", budget=10, max_nodes=1_000, progress=False)
+    assert len(table) >= 1 and table["solved_best"].isna().all()
+    assert "left unsolved" in table.attrs["note"]
