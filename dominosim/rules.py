@@ -245,8 +245,14 @@ class Rules:
 
     @property
     def can_draw(self) -> bool:
-        """Whether a seat that cannot play takes tiles from the boneyard."""
-        return self.draw != "none"
+        """Whether a seat that cannot play takes tiles from the boneyard (the turn's rule is
+        :func:`dominosim.reference.game.may_draw`).
+        """
+        if self.draw == "none":
+            return False
+        if self.draw in ("until_playable", "one"):
+            return True
+        raise refuse("draw", "one of " + ", ".join(map(repr, DRAWS)), self.draw)
 
     def replace(self, **changes: Any) -> Rules:
         """A copy with some fields changed, validated again.

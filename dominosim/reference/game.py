@@ -13,11 +13,16 @@ Each rule is decided here once, by a function of the rules and the open ends (a 
 :func:`highest_double` (who opens, whether to redeal), :func:`opening_ends`,
 :func:`playable_ends` and :func:`playable_suits` (fill first), :func:`legal_moves`,
 :func:`end_for` (where a tile goes), :func:`ends_after` and :func:`branches`, :func:`is_stitch_up`,
-:meth:`GameState.may_draw` (drawing), :meth:`GameState.knock` (knocks, known to lack),
+:func:`may_draw` (drawing), :meth:`GameState.knock` (knocks, known to lack),
 :func:`next_seat`, :func:`ends_by_out`, :func:`is_blocked` and :func:`score`. Whatever else needs a
 rule asks these: the strategies' view (:meth:`dominosim.strategies.SeatView.ends_after`), the
 search's and the sampler's reading of a public history (:func:`layouts_before`), the layout
-picture.
+picture, the exact enumeration.
+
+Each enumerated rule code is matched by name in one decider: :func:`opens_with_double`
+(``opening``), :func:`may_draw` (``draw``), :func:`team_out` (``end``) and :func:`score`
+(``scoring``); a code a decider does not know is refused with a ``ValueError``, never played as
+another.
 
 Examples
 --------
@@ -39,7 +44,7 @@ from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from ..checks import refuse
-from ..rules import Rules
+from ..rules import DRAWS, ENDS, OPENINGS, SCORINGS, Rules
 from ..sides import left_of
 from ..tiles import is_double, other_suit, pips, tile_id
 
@@ -244,13 +249,61 @@ def is_stitch_up(suits: Sequence[int]) -> bool:
     return len(suits) >= 2 and len(set(suits)) == 1
 
 
+# ------------------------------------------------------------------------------ the enumerated rules
+def _no_rule(field: str, value: str, allowed: Sequence[str]) -> ValueError:
+    return refuse(field, "one of " + ", ".join(map(repr, allowed)), value)
+
+
+def opens_with_double(rules: Rules) -> bool:
+    """The ``opening`` rule: whether the holder of the highest double opens with it
+    (``highest_double``) rather than the leader putting down any tile (``any``).
+
+    >>> opens_with_double(Rules.preset("block")), opens_with_double(Rules.preset("ivory"))
+    (True, False)
+    """
+    if rules.opening == "highest_double":
+        return True
+    if rules.opening == "any":
+        return False
+    raise _no_rule("opening", rules.opening, OPENINGS)
+
+
+def team_out(rules: Rules) -> bool:
+    """The ``end`` rule: whether a hand ends only once a seat and its partner are both out, the
+    turn skipping seats that are out (``team_out``), rather than when one seat is out (``out``).
+    """
+    if rules.end == "team_out":
+        return True
+    if rules.end == "out":
+        return False
+    raise _no_rule("end", rules.end, ENDS)
+
+
+def may_draw(rules: Rules, drawable: int, drew: bool) -> bool:
+    """The ``draw`` rule: whether a seat with no legal move takes a sleeping tile now (else it
+    knocks). Never in Block (``none``); while a tile may be drawn (``drawable`` > 0), until it can
+    play (``until_playable``) or once a turn (``one``: ``drew`` says it has drawn this turn).
+
+    >>> one = Rules.preset("draw").replace(draw="one")
+    >>> may_draw(one, 3, False), may_draw(one, 3, True), may_draw(Rules.preset("draw"), 3, True)
+    (True, False, True)
+    """
+    if rules.draw == "until_playable":
+        return drawable > 0
+    if rules.draw == "one":
+        return drawable > 0 and not drew
+    if rules.draw == "none":
+        return False
+    raise _no_rule("draw", rules.draw, DRAWS)
+
+
 # ------------------------------------------------------------------------------ turns and the end
 def next_seat(rules: Rules, hands: Sequence[Sequence[tuple[int, int]]], seat: int) -> int:
     """Who moves after ``seat``: the seat to its left, skipping seats that are out under
     ``end='team_out'``.
     """
     nxt = left_of(rules.players, seat)
-    if rules.end == "team_out":
+    if team_out(rules):
         while not hands[nxt]:
             nxt = left_of(rules.players, nxt)
     return nxt
@@ -262,7 +315,7 @@ def ends_by_out(rules: Rules, hands: Sequence[Sequence[tuple[int, int]]], seat: 
     """
     if hands[seat]:
         return False
-    return rules.end == "out" or all(not hands[s] for s in rules.seats_of(rules.side_of(seat)))
+    return not team_out(rules) or all(not hands[s] for s in rules.seats_of(rules.side_of(seat)))
 
 
 def is_blocked(holding: set[int], knocked: set[int], drawable: int) -> bool:
@@ -352,7 +405,7 @@ class GameState:
         Before the opening, under ``opening='any'``, the leader may lead any tile (suit -1).
         """
         if not self.ends:
-            if self.rules.opening == "any" and seat == self.rules.leader:
+            if not opens_with_double(self.rules) and seat == self.rules.leader:
                 return [Move(t, -1) for t in self.hands[seat]]
             return []
         return legal_moves(self.rules, self.hands[seat], self.ends)
@@ -361,13 +414,10 @@ class GameState:
         return bool(self.events) and self.events[-1].kind == "draw" and self.events[-1].seat == seat
 
     def may_draw(self, seat: int) -> bool:
-        """Whether ``seat``, if it has no legal move, takes a sleeping tile now: a tile may be
-        drawn (:meth:`drawable`), and it draws until it can play (``until_playable``) or has not
-        yet drawn its one tile this turn (``one``). A seat with no move that may not draw knocks.
+        """Whether ``seat``, if it has no legal move, takes a sleeping tile now (the rule:
+        :func:`may_draw`). A seat with no move that may not draw knocks.
         """
-        if self.drawable() <= 0:
-            return False
-        return self.rules.draw == "until_playable" or not self._drew_this_turn(seat)
+        return may_draw(self.rules, self.drawable(), self._drew_this_turn(seat))
 
     def must_draw(self, seat: int) -> bool:
         """Whether ``seat`` must now take a sleeping tile: it has no legal move and
@@ -408,7 +458,7 @@ class GameState:
     def lead(self, move: Move) -> None:
         """The opening under ``opening='any'``: the leader puts any tile of its hand down."""
         seat = self.rules.leader
-        if self.ends or self.rules.opening != "any" or seat is None:
+        if self.ends or opens_with_double(self.rules) or seat is None:
             raise IllegalMoveError("A lead is only for the first play under opening='any'.")
         if move not in self.legal_moves(seat):
             raise IllegalMoveError(f"Seat {seat} cannot lead {move}.")
@@ -512,10 +562,11 @@ def score(rules: Rules, pips_left: list[int], out_seat: int = -1) -> tuple[int, 
         winner = side_pips.index(low)
     if rules.scoring == "game":
         return winner, 1
-    won = set(rules.seats_of(winner))
-    losers = sum(p for s, p in enumerate(pips_left) if s not in won)
     if rules.scoring == "spots":
+        won = set(rules.seats_of(winner))
+        losers = sum(p for s, p in enumerate(pips_left) if s not in won)
         return winner, losers - (side_pips[winner] if out_seat < 0 else 0)
-    # balance: individual play; from each opponent, its pips minus the winner's.
-    mine = pips_left[winner]
-    return winner, sum(p - mine for s, p in enumerate(pips_left) if s != winner)
+    if rules.scoring == "balance":  # individual play: from each opponent, its pips less the winner's
+        mine = pips_left[winner]
+        return winner, sum(p - mine for s, p in enumerate(pips_left) if s != winner)
+    raise _no_rule("scoring", rules.scoring, SCORINGS)

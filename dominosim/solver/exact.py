@@ -51,6 +51,7 @@ from ..reference.game import (
     is_blocked,
     is_stitch_up,
     legal_moves,
+    may_draw,
     next_seat,
     opening_ends,
     playable_ends,
@@ -232,7 +233,7 @@ class _Game:
             return _mean([self.after_play(hands, ends, bone, seat, m.tile, m.suit, lacks, plays)
                           for m in moves])
         drawable = max(0, len(bone) - rules.boneyard_keep) if rules.can_draw else 0
-        if drawable > 0 and (rules.draw == "until_playable" or not drew):
+        if may_draw(rules, drawable, drew):
             # a draw tells the table nothing of the hand the seat now holds
             after = _with(lacks, seat, frozenset())
             children = []

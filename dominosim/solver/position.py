@@ -27,7 +27,14 @@ import copy
 import numbers
 from typing import Any
 
-from ..reference.game import Event, GameState, IllegalMoveError, Move, highest_double
+from ..reference.game import (
+    Event,
+    GameState,
+    IllegalMoveError,
+    Move,
+    highest_double,
+    opens_with_double,
+)
 from ..rules import Rules
 from ..strategies.view import SeatView, view_of
 from ..tiles import HIDDEN, label, pips
@@ -88,7 +95,7 @@ class Position:
             raise ValueError(f"The value for `hands` and `boneyard` must hold each tile once, but "
                              f"{twice} appear more than once.")
         state = GameState.from_deal(rules, hands, boneyard)
-        if rules.opening == "highest_double" and highest_double(state.hands, rules.max_pip) is None:
+        if opens_with_double(rules) and highest_double(state.hands, rules.max_pip) is None:
             raise ValueError("The value for `hands` must give some seat a double under "
                              "opening='highest_double' (the deal would be redealt), but none holds "
                              "one.")
@@ -101,7 +108,7 @@ class Position:
         state = copy.deepcopy(self._state)
         move = Move(*move)
         if not state.ends:
-            if self.rules.opening == "any":
+            if not opens_with_double(self.rules):
                 state.lead(move)
             else:
                 forced = state.open_with_highest_double()
@@ -165,7 +172,7 @@ class Position:
         if state.over:
             return -1
         if not state.ends:
-            if self.rules.opening == "any" and self.rules.leader is not None:
+            if not opens_with_double(self.rules) and self.rules.leader is not None:
                 return self.rules.leader
             found = highest_double(state.hands, self.rules.max_pip)
             return -1 if found is None else found[0]  # a deal without a double is refused
@@ -186,7 +193,7 @@ class Position:
         state = self._state
         if state.over:
             return []
-        if not state.ends and self.rules.opening == "highest_double":
+        if not state.ends and opens_with_double(self.rules):
             found = highest_double(state.hands, self.rules.max_pip)
             return [] if found is None else [Move(found[1], found[1][0])]
         return state.legal_moves(self.to_move)
@@ -282,7 +289,7 @@ def position_of(log: Any, k: int) -> Position:
     for event in log.events[:k]:
         if event.kind == "play":
             if not state.ends:
-                if log.rules.opening == "any":
+                if not opens_with_double(log.rules):
                     state.lead(Move(event.tile, -1))
                 else:
                     state.open_with_highest_double()

@@ -78,7 +78,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from math import factorial
 
-from ..reference.game import layouts_before, playable_suits
+from ..reference.game import layouts_before, opens_with_double, playable_suits
 from ..rng import Stream
 from ..tiles import n_tiles, tile_id, tile_of
 from .view import SeatView
@@ -120,7 +120,7 @@ def _read_history(view: SeatView) -> _Reading:
     draws: list[tuple[int, Tile | None]] = []
     for e, (ev, ends) in enumerate(layouts_before(rules, view.history)):
         if ev.kind == "play":
-            if not plays and rules.opening == "highest_double":
+            if not plays and opens_with_double(rules):
                 # the opener led the highest double: no seat was dealt a higher one
                 d = ev.move.tile[0]
                 higher = frozenset((x, x) for x in range(d + 1, rules.max_pip + 1))
