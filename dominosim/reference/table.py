@@ -32,12 +32,16 @@ Examples
 --------
 >>> from dominosim.rules import Rules
 >>> table = Table(Rules.preset("block", players=2, max_pip=2, hand_size=2))
->>> for tile in [(2, 2), (0, 1), (1, 2), (0, 0)]:   # the deal: seat 0's two tiles, then seat 1's
+>>> for tile in [(2, 2), (0, 1), (1, 2), (1, 1)]:   # the deal: seat 0's two tiles, then seat 1's
 ...     table.apply(tile_id(tile))
 >>> table.to_move, [action_name(table.rules, a) for a in table.legal_actions()]
 (1, ['2-1 on 2'])
->>> table.apply(table.legal_actions()[0]); table.legal_actions() == [knock_action(table.rules)]
-True
+>>> table.apply(table.legal_actions()[0])
+>>> table.to_move, [action_name(table.rules, a) for a in table.legal_actions()]
+(0, ['1-0 on 1'])
+>>> table.apply(table.legal_actions()[0])   # seat 0 is out; seat 1 holds 1-1
+>>> table.is_over(), table.returns()
+(True, [2.0, -2.0])
 """
 
 from __future__ import annotations
