@@ -183,6 +183,15 @@ class Table:
         seat = state.to_move
         return CHANCE if state.must_draw(seat) else seat
 
+    @property
+    def turn(self) -> int:
+        """The seat whose turn it is, drawing or choosing (public, unlike whether it must draw);
+        -1 during the deal and after the end."""
+        state = self.state
+        if state is None or state.over:
+            return -1
+        return state.to_move if state.ends else self.rules.leader
+
     def is_chance(self) -> bool:
         """Whether the next step is a tile dealt or drawn."""
         return self.to_move == CHANCE
@@ -323,8 +332,8 @@ def observation(table: Table, seat: int, out: np.ndarray, *, private: bool = Tru
     out[:] = 0
     v = _views(Encoding(rules).observation_pieces, out)
     v["seat"][seat] = 1
-    if table.to_move >= 0:
-        v["to_move"][table.to_move] = 1
+    if table.turn >= 0:
+        v["to_move"][table.turn] = 1
     state = table.state
     if private:
         for tile in (state.hands[seat] if state is not None else table.hand_of(seat)):
@@ -389,8 +398,8 @@ def observation_text(table: Table, seat: int, *, private: bool = True, public: b
     """What ``seat`` sees now, as text (the same facts as :func:`observation`)."""
     state, rules = table.state, table.rules
     parts = [f"seat {seat}"]
-    if table.to_move >= 0:
-        parts.append(f"to move {table.to_move}")
+    if table.turn >= 0:
+        parts.append(f"to move {table.turn}")
     if private:
         hand = state.hands[seat] if state is not None else table.hand_of(seat)
         parts.append(f"hand {_tiles(hand)}")
