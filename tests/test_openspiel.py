@@ -9,16 +9,15 @@ import itertools
 import math
 
 import numpy as np
+import pyspiel
 import pytest
 from hypothesis import HealthCheck, given, settings
 from rule_space import valid_rules
 
-pyspiel = pytest.importorskip("pyspiel")
-
-import dominosim as ds  # noqa: E402
-from dominosim import openspiel  # noqa: E402
-from dominosim.reference.table import Table, encode  # noqa: E402
-from dominosim.tiles import IS_DOUBLE, full_set, tile_id  # noqa: E402
+import dominosim as ds
+from dominosim import openspiel
+from dominosim.reference.table import Table, encode
+from dominosim.tiles import IS_DOUBLE, full_set, tile_id
 
 PRESET_GAMES = [(name, p) for name in ds.PRESETS for p in (2, 3, 4)]
 

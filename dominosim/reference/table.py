@@ -53,8 +53,8 @@ from math import comb
 import numpy as np
 
 from ..rules import Rules
-from ..tiles import IS_DOUBLE, PIPS, label, n_tiles, tile_id, tile_of
-from .game import End, Event, GameState, Move, highest_double
+from ..tiles import IS_DOUBLE, PIPS, label, tile_id, tile_of
+from .game import End, Event, GameState, Move
 
 CHANCE = -1
 """:attr:`Table.to_move` at a chance node (a tile dealt or drawn)."""
