@@ -127,6 +127,11 @@ class DominoEnv(AECEnv, EzPickle):
         if not isinstance(rules, Rules):
             raise ValueError(f"The value for `rules` must be a dominosim Rules, but "
                              f"{type(rules).__name__} was passed.")
+        if rules.opening == "highest_double" and rules.hand_size == 1:
+            raise ValueError("The value for `hand_size` must be 2 or more with "
+                             "opening='highest_double' (with one tile each, every hand ends "
+                             "with the forced opening double and no seat ever acts), but 1 was "
+                             "passed.")
         if target is not None and (isinstance(target, bool) or not isinstance(target, int)
                                    or target < 1):
             raise ValueError(f"The value for `target` must be None or a positive integer, but "
@@ -177,7 +182,9 @@ class DominoEnv(AECEnv, EzPickle):
         self.infos = {a: {} for a in self.agents}
         self.scores = [0] * self.rules.n_sides
         self._hand = 0
+        self.agent_selection = self.possible_agents[0]
         self._deal_hand()
+        self._settle()
 
     def _deal_hand(self) -> None:
         key = (hand_key(self._seed, self._episode) if self.target is None
@@ -227,7 +234,12 @@ class DominoEnv(AECEnv, EzPickle):
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self.table.apply(int(action))
         self._advance()
-        if self.table.is_over():
+        self._settle()
+
+    def _settle(self) -> None:
+        """End the hands that are over (a hand may end before any seat acts: a lone opening
+        double), deal the next ones of a match, and hand out the rewards."""
+        while self.table.is_over() and not any(self.terminations.values()):
             self._hand_over()
         self._accumulate_rewards()
         for a, r in self.rewards.items():
@@ -252,7 +264,7 @@ class DominoEnv(AECEnv, EzPickle):
             return
         self.infos = {a: dict(info) for a in self.agents}
         self._hand += 1
-        self._deal_hand()
+        self._deal_hand()  # the loop in _settle ends this hand too if it is over at once
 
     def _finish(self, info: dict) -> None:
         self.terminations = dict.fromkeys(self.agents, True)
