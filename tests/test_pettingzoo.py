@@ -117,7 +117,7 @@ def test_observation_does_not_change_when_a_hidden_tile_does(preset, players, ki
     e = pettingzoo.env(rules, observation=kind)
     e.reset(seed=5)
     raw, rng, checked, owner_saw = e.unwrapped, np.random.default_rng(0), 0, 0
-    for agent in e.agent_iter():
+    for _agent in e.agent_iter():
         obs, _, termination, _, _ = e.last()
         if termination:
             e.step(None)
