@@ -24,19 +24,18 @@ LAYERS = {
     "dominosim.tiles": 1, "dominosim.rng": 1, "dominosim.sides": 1, "dominosim.checks": 1,
     "dominosim.display": 1, "dominosim.progress": 1,
     "dominosim.strategies.registry": 1,
-    "dominosim.fast.jit": 1, "dominosim.fast.bits": 1, "dominosim.fast.gates": 1,
-    "dominosim.fast.rng": 1,
+    "dominosim.fast.core.jit": 1, "dominosim.fast.core.bits": 1, "dominosim.fast.core.gates": 1,
+    "dominosim.fast.core.rng": 1,
     # 2. rules and what the records of a hand are
     "dominosim.rules": 2, "dominosim.records": 2, "dominosim.stats": 2, "dominosim.summary": 2,
-    "dominosim.fast.params": 2, "dominosim.fast.shape": 2, "dominosim.fast.board": 2,
+    "dominosim.fast.core.params": 2, "dominosim.fast.core.shape": 2, "dominosim.fast.core.board": 2,
     # 3. the game state, one per engine (and the transcript, which reads a hand log)
     "dominosim.reference.game": 3, "dominosim.reference.transcript": 3,
-    "dominosim.fast.turn": 3, "dominosim.fast.model": 3, "dominosim.fast.consistent": 3,
-    "dominosim.fast.search": 3, "dominosim.fast.worlds": 3,
-    # the compiled solver is a search too: the ``pimc`` strategy solves sampled worlds with it
-    "dominosim.fast.solve": 3, "dominosim.fast.pimc": 3,
+    "dominosim.fast.core": 3, "dominosim.fast.core.turn": 3,
+    # the compiled searches (the solver is one: the ``pimc`` strategy solves sampled worlds with it)
+    "dominosim.fast.search": 3,
     # 4. strategies: a seat's view, the styles, the searches, plug-ins
-    "dominosim.strategies": 4, "dominosim.fast.styles": 4, "dominosim.fast.plugin": 4,
+    "dominosim.strategies": 4, "dominosim.fast.hand.styles": 4, "dominosim.fast.hand.plugin": 4,
     # 5. what plays hands: the hand loops of both engines and the simulation driver
     "dominosim.reference": 5, "dominosim.fast": 5, "dominosim.simulation": 5,
     # positions, the exact solver and move analysis (issue 14), and its compiled search
@@ -140,7 +139,8 @@ def test_every_module_has_a_layer():
 
 def test_no_two_modules_share_a_name_but_the_compiled_twins():
     """A module's name tells which file to open: only the compiled engine's twin of a Python
-    module (``fast/rng.py``, ``fast/search.py``, ``fast/solve.py``, ``fast/styles.py``) shares its name (the
+    module (``fast/core/rng.py``, ``fast/search/search.py``, ``fast/search/solve.py``,
+    ``fast/hand/styles.py``) shares its name (the
     deprecated aliases are the same modules)."""
     by_name: dict[str, list[str]] = {}
     for name, path in MODULES.items():
@@ -148,9 +148,10 @@ def test_no_two_modules_share_a_name_but_the_compiled_twins():
             by_name.setdefault(path.stem, []).append(name)
     shared = {stem: names for stem, names in by_name.items() if len(names) > 1}
     assert {stem: sorted(names) for stem, names in shared.items()} == {
-        stem: sorted([f"dominosim.fast.{stem}", twin]) for stem, twin in (
-            ("rng", "dominosim.rng"), ("search", "dominosim.strategies.search"),
-            ("solve", "dominosim.solver.solve"), ("styles", "dominosim.strategies.styles"))}
+        stem: sorted([f"dominosim.fast.{sub}.{stem}", twin]) for sub, stem, twin in (
+            ("core", "rng", "dominosim.rng"), ("search", "search", "dominosim.strategies.search"),
+            ("search", "solve", "dominosim.solver.solve"),
+            ("hand", "styles", "dominosim.strategies.styles"))}
 
 
 def test_each_module_imports_only_from_its_layer_or_below():
@@ -237,3 +238,52 @@ def test_old_package_paths_still_work():
     assert report.main is main and strategies.resolve is resolve
     with pytest.raises(AttributeError):
         reference.not_a_name  # noqa: B018
+
+
+# The compiled engine's sub-packages, lowest first (docs/engine.md): each imports only from the
+# ones before it, and ``fast/engine.py`` (the Python side) sits above them all.
+FAST = "dominosim.fast"
+FAST_PACKAGES = ("core", "search", "hand")
+
+
+def _fast_rank(module: str) -> int | None:
+    """The place of a compiled-engine module in :data:`FAST_PACKAGES` (the Python side and the
+    package itself come after them); None outside ``dominosim.fast``."""
+    if module != FAST and not module.startswith(FAST + "."):
+        return None
+    part = module.split(".")[2] if module.count(".") >= 2 else ""
+    return FAST_PACKAGES.index(part) if part in FAST_PACKAGES else len(FAST_PACKAGES)
+
+
+def test_fast_sub_packages_import_only_from_the_ones_below():
+    """``fast/core`` imports no search and no hand; ``fast/search`` no hand: the hand kernel calls
+    the searches, and both build on the core."""
+    upward = sorted((source, target) for source, edges in EDGES.items() for target, _ in edges
+                    if _fast_rank(source) is not None and _fast_rank(target) is not None
+                    and _fast_rank(target) > _fast_rank(source))
+    assert upward == []
+
+
+def test_the_fast_rank_sees_an_upward_import():
+    assert _fast_rank("dominosim.fast.core.turn") < _fast_rank("dominosim.fast.search.search")
+    assert _fast_rank("dominosim.fast.search.pimc") < _fast_rank("dominosim.fast.hand.kernel")
+    assert _fast_rank("dominosim.fast.hand.driver") < _fast_rank("dominosim.fast.engine")
+    assert _fast_rank("dominosim.fastx") is None and _fast_rank("dominosim.rules") is None
+
+
+@pytest.mark.parametrize("sub", FAST_PACKAGES)
+def test_each_fast_sub_package_says_what_it_holds_and_may_import(sub):
+    """The docstring of ``fast/<sub>/__init__.py`` names every module the sub-package holds and
+    says what it may import; the sub-package holds nothing else (no re-exports)."""
+    folder = PACKAGE / "fast" / sub
+    tree = ast.parse((folder / "__init__.py").read_text())
+    doc = ast.get_docstring(tree) or ""
+    held = sorted(p.stem for p in folder.glob("*.py") if p.stem != "__init__")
+    assert held and [m for m in held if f":mod:`.{m}`" not in doc] == []
+    assert "May import:" in doc
+    assert all(isinstance(node, ast.Expr) for node in tree.body)
+
+
+def test_fast_holds_at_most_eight_modules_directly():
+    direct = sorted(p.name for p in (PACKAGE / "fast").glob("*.py"))
+    assert len(direct) <= 8, direct
