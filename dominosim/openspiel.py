@@ -407,3 +407,7 @@ class BotStrategy:
         state = DominosimState(g, table_from_view(view, hands, boneyard))
         bot = self.make_bot(g, rng.below(2**31))
         return decode(bot.step(state))
+
+
+__all__ = ["NAME", "PARAMETERS", "BotStrategy", "DominosimGame", "DominosimState", "StrategyBot", "game",
+           "parameters", "rules_of"]

@@ -194,6 +194,7 @@ class DominoEnv(AECEnv, EzPickle):
         for hand in hands:
             for tile in hand:
                 self.table.apply(tile_id(tile))
+        self.table.state.boneyard = list(boneyard)  # the same tiles, in the order they are drawn
         self._draws = [tile_id(t) for t in boneyard]
         self._advance()
 
@@ -293,3 +294,6 @@ class DominoEnv(AECEnv, EzPickle):
 
     def close(self) -> None:
         """Nothing to release."""
+
+
+__all__ = ["OBSERVATIONS", "RENDER_MODES", "DominoEnv", "env"]
