@@ -46,7 +46,7 @@ grep -q "^Sweep 'block_vs_draw': 30 cells" dry.txt
 test -s reports/opener_advantage.md
 
 # A hand at the terminal, answers piped in; the hand saved and read back.
-yes 1 | "$bin/dominosim" play --game draw --players 2 --no-review --save hand.json >play.log
+printf "1\n%.0s" {1..300} | "$bin/dominosim" play --game draw --players 2 --no-review --save hand.json >play.log
 grep -q "The hand is over" play.log
 
 "$py" - <<'EOF'

@@ -196,7 +196,8 @@ class DominosimGame(pyspiel.Game):
 
     def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> _Observer:
         """The observer of what a seat sees (observation, or information state with perfect
-        recall)."""
+        recall).
+        """
         if params:
             raise ValueError(f"The value for `params` of the observer must be empty, but "
                              f"{params!r} was passed.")
@@ -252,6 +253,7 @@ class DominosimState(pyspiel.State):
         return self.table.returns()
 
     def __str__(self) -> str:
+        """The whole state, every hand face up (for debugging, as OpenSpiel's games do)."""
         table = self.table
         if table.state is None:
             return f"dealing: {' '.join(label(tile_of(t)) for t in table.dealt)}"
@@ -265,7 +267,8 @@ class DominosimState(pyspiel.State):
 class _Observer:
     """OpenSpiel's observer interface (``tensor``, ``dict``, ``set_from``, ``string_from``) over
     :func:`~dominosim.reference.table.observation` and
-    :func:`~dominosim.reference.table.information_state`."""
+    :func:`~dominosim.reference.table.information_state`.
+    """
 
     def __init__(self, rules: Rules, iig_obs_type: Any) -> None:
         if iig_obs_type.private_info == pyspiel.PrivateInfoType.ALL_PLAYERS:
@@ -347,12 +350,12 @@ class StrategyBot(pyspiel.Bot):
     def step(self, state: DominosimState) -> int:
         """The action the strategy chooses in ``state``."""
         table = state.table
-        moves = table.state.legal_moves(self.seat)
+        moves = table.game.legal_moves(self.seat)
         if not moves:
             return knock_action(table.rules)
         if len(moves) == 1:
             return encode(moves[0])
-        view = view_of(table.state, self.seat)
+        view = view_of(table.game, self.seat)
         return encode(self.strategy.choose(view, moves, self.rng))
 
     def restart_at(self, state: DominosimState) -> None:

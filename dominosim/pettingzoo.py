@@ -145,7 +145,7 @@ class DominoEnv(AECEnv, EzPickle):
         self.rules, self.target, self.render_mode = rules, target, render_mode
         self._recall = observation == "information_state"
         enc = Encoding(rules)
-        size = enc.information_size if self._recall else enc.observation_size
+        size = self._size = enc.information_size if self._recall else enc.observation_size
         self.possible_agents = [f"seat_{s}" for s in range(rules.players)]
         self.agents = list(self.possible_agents)
         self._obs_space = spaces.Dict({
@@ -179,7 +179,7 @@ class DominoEnv(AECEnv, EzPickle):
         self.totals = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
-        self.infos = {a: {} for a in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self.scores = [0] * self.rules.n_sides
         self._hand = 0
         self.agent_selection = self.possible_agents[0]
@@ -194,7 +194,7 @@ class DominoEnv(AECEnv, EzPickle):
         for hand in hands:
             for tile in hand:
                 self.table.apply(tile_id(tile))
-        self.table.state.boneyard = list(boneyard)  # the same tiles, in the order they are drawn
+        self.table.game.boneyard = list(boneyard)  # the same tiles, in the order they are drawn
         self._draws = [tile_id(t) for t in boneyard]
         self._advance()
 
@@ -210,7 +210,7 @@ class DominoEnv(AECEnv, EzPickle):
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         """What ``agent``'s seat sees, and its action mask (all zero when not its turn)."""
         seat = self.possible_agents.index(agent)
-        vector = np.zeros(self._obs_space["observation"].shape, np.float32)
+        vector = np.zeros(self._size, np.float32)
         if self._recall:
             information_state(self.table, seat, vector)
         else:
@@ -239,7 +239,8 @@ class DominoEnv(AECEnv, EzPickle):
 
     def _settle(self) -> None:
         """End the hands that are over (a hand may end before any seat acts: a lone opening
-        double), deal the next ones of a match, and hand out the rewards."""
+        double), deal the next ones of a match, and hand out the rewards.
+        """
         while self.table.is_over() and not any(self.terminations.values()):
             self._hand_over()
         self._accumulate_rewards()
@@ -248,14 +249,15 @@ class DominoEnv(AECEnv, EzPickle):
 
     def _hand_over(self) -> None:
         returns = self.table.returns()
-        state = self.table.state
-        info = {"hand_points": returns, "winning_side": state.winning_side, "end": state.how}
+        state = self.table.game
+        won, points = int(state.winning_side or 0), int(state.points or 0)  # known: all dealt
+        info = {"hand_points": returns, "winning_side": won, "end": state.how}
         if self.target is None:
             self.rewards = dict(zip(self.agents, returns, strict=True))
             self._finish(info)
             return
-        if state.winning_side >= 0:
-            self.scores[state.winning_side] += state.points
+        if won >= 0:
+            self.scores[won] += points
         if max(self.scores) >= self.target:
             won = self.scores.index(max(self.scores))
             share = 1.0 / (self.rules.n_sides - 1)
@@ -278,7 +280,7 @@ class DominoEnv(AECEnv, EzPickle):
 
         if self.render_mode is None:
             return None
-        position = Position(self.table.state)
+        position = Position(self.table.game)
         if self.render_mode == "ansi":
             return str(position)
         from matplotlib.backends.backend_agg import FigureCanvasAgg

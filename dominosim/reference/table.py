@@ -18,7 +18,9 @@ Chance outcomes
     the distribution the reference engine's redeals give (uniform over deals in which some seat
     holds a double), so a hand never needs a redeal here (:func:`deal_outcomes`). The forced
     opening double is played by the table, not by a seat, as in the reference engine.
+
 Returns
+-------
     Zero-sum: every seat of the winning side gets ``+points`` (the rules' scoring), and the same
     total is taken in equal shares from the seats of the other sides (each loses
     ``points / (n_sides - 1)``); a tie gives 0 to all.
@@ -53,6 +55,7 @@ from math import comb
 import numpy as np
 
 from ..rules import Rules
+from ..strategies.view import SeatView
 from ..tiles import IS_DOUBLE, PIPS, label, tile_id, tile_of
 from .game import End, Event, GameState, Move
 
@@ -131,7 +134,8 @@ def deal_outcomes(rules: Rules, dealt: Sequence[int]) -> list[tuple[int, float]]
 def max_actions(rules: Rules) -> int:
     """An upper bound on the steps of a hand, chance outcomes included: every tile dealt or
     drawn and played once, and at most one knock by every seat per play, per draw and at the
-    end."""
+    end.
+    """
     total, players = rules.n_tiles, rules.players
     return 2 * total + players * (2 * total + 2)
 
@@ -169,6 +173,16 @@ class Table:
         twin.state = None if self.state is None else _copy_state(self.state)
         return twin
 
+    @property
+    def game(self) -> GameState:
+        """The reference state (from the end of the deal on)."""
+        if self.state is None:
+            raise ValueError("The hand is still being dealt: it has no game state yet.")
+        return self.state
+
+    def _leader(self) -> int:
+        return 0 if self.rules.leader is None else self.rules.leader
+
     # ------------------------------------------------------------------ whose turn
     @property
     def to_move(self) -> int:
@@ -179,18 +193,19 @@ class Table:
         if state.over:
             return TERMINAL
         if not state.ends:
-            return self.rules.leader
+            return self._leader()
         seat = state.to_move
         return CHANCE if state.must_draw(seat) else seat
 
     @property
     def turn(self) -> int:
         """The seat whose turn it is, drawing or choosing (public, unlike whether it must draw);
-        -1 during the deal and after the end."""
+        -1 during the deal and after the end.
+        """
         state = self.state
         if state is None or state.over:
             return -1
-        return state.to_move if state.ends else self.rules.leader
+        return state.to_move if state.ends else self._leader()
 
     def is_chance(self) -> bool:
         """Whether the next step is a tile dealt or drawn."""
@@ -210,11 +225,12 @@ class Table:
 
     def legal_actions(self) -> list[int]:
         """The actions of the seat to move, in canonical order (the knock alone if it has no
-        move); empty at a chance node or the end."""
+        move); empty at a chance node or the end.
+        """
         seat = self.to_move
         if seat < 0:
             return []
-        moves = self.state.legal_moves(seat)
+        moves = self.game.legal_moves(seat)
         return [encode(m) for m in moves] if moves else [knock_action(self.rules)]
 
     def apply(self, action: int) -> None:
@@ -225,11 +241,11 @@ class Table:
         elif seat == TERMINAL:
             raise ValueError("The hand is over: no action can be applied.")
         elif action == knock_action(self.rules):
-            self.state.knock(seat)
-        elif not self.state.ends:
-            self.state.lead(decode(action))
+            self.game.knock(seat)
+        elif not self.game.ends:
+            self.game.lead(decode(action))
         else:
-            self.state.play(seat, decode(action))
+            self.game.play(seat, decode(action))
 
     def _chance(self, tid: int) -> None:
         if self.state is not None:  # a draw: the tile goes to the front of the boneyard
@@ -254,13 +270,14 @@ class Table:
     # ------------------------------------------------------------------ the end
     def returns(self) -> list[float]:
         """Each seat's result: 0 before the end; then zero-sum points (see the module's
-        docstring)."""
+        docstring).
+        """
         rules, players = self.rules, self.rules.players
-        if not self.is_over() or self.state.winning_side < 0:
+        won, points = (self.game.winning_side, self.game.points) if self.is_over() else (-1, 0)
+        if won is None or points is None or won < 0:  # not over, or a tie
             return [0.0] * players
-        won, points = self.state.winning_side, float(self.state.points)
         share = points / (rules.n_sides - 1)
-        return [points if rules.side_of(s) == won else -share for s in range(players)]
+        return [float(points) if rules.side_of(s) == won else -share for s in range(players)]
 
     def hand_of(self, seat: int) -> list[tuple[int, int]]:
         """The tiles dealt to ``seat`` so far (its whole deal once the deal is over)."""
@@ -327,7 +344,8 @@ def observation(table: Table, seat: int, out: np.ndarray, *, private: bool = Tru
     """Write what ``seat`` sees now into ``out`` (zeroed first; :class:`Encoding` gives the
     layout): its seat, whose turn it is, its own hand (``private``), and the public position
     (``public``): the tiles on the table, the open ends by suit (all, playable, unfilled arms),
-    every seat's tile count, the boneyard's size, and the suits each seat is known to lack."""
+    every seat's tile count, the boneyard's size, and the suits each seat is known to lack.
+    """
     rules = table.rules
     out[:] = 0
     v = _views(Encoding(rules).observation_pieces, out)
@@ -348,7 +366,7 @@ def observation(table: Table, seat: int, out: np.ndarray, *, private: bool = Tru
         return
     for e in state.events:
         if e.kind == "play":
-            v["table"][tile_id(e.tile)] = 1
+            v["table"][tile_id(e.move.tile)] = 1
     playable = set(state.playable_ends())
     for i, end in enumerate(state.ends):
         v["ends"][end.suit] += 1
@@ -370,7 +388,8 @@ def information_state(table: Table, seat: int, out: np.ndarray, *, private: bool
     """Write everything ``seat`` has seen into ``out`` (zeroed first): its seat, its dealt tiles
     (``private``), and every event since the deal, one slot each: the kind (play, draw, knock),
     the seat, the tile (for a draw only the drawer's own, and only if ``private``) and the suit
-    played on."""
+    played on.
+    """
     rules = table.rules
     enc = Encoding(rules)
     out[:] = 0
@@ -405,11 +424,11 @@ def observation_text(table: Table, seat: int, *, private: bool = True, public: b
         parts.append(f"hand {_tiles(hand)}")
     if public and state is None:
         parts.append(f"dealing, {len(table.dealt)} tiles dealt")
-    elif public:
+    elif public and state is not None:
         playable = set(state.playable_ends())
         ends = " ".join(f"{e.suit}{'*' if e.empty_arm else ''}{'' if i in playable else '!'}"
                         for i, e in enumerate(state.ends))
-        parts.append(f"table {_tiles([e.tile for e in state.events if e.kind == 'play'])}")
+        parts.append(f"table {_tiles([e.move.tile for e in state.events if e.kind == 'play'])}")
         parts.append(f"ends {ends or '-'}")
         parts.append("tiles " + " ".join(str(len(h)) for h in state.hands))
         parts.append(f"boneyard {len(state.boneyard)}")
@@ -422,10 +441,10 @@ def observation_text(table: Table, seat: int, *, private: bool = True, public: b
 
 def _event_text(e: Event, seat: int, private: bool) -> str:
     if e.kind == "play":
-        return f"{e.seat}:{label(e.tile)}" + ("" if e.suit < 0 else f"@{e.suit}")
+        return f"{e.seat}:{label(e.move.tile)}" + ("" if e.suit < 0 else f"@{e.suit}")
     if e.kind == "draw":
         shown = e.tile is not None and private and e.seat == seat
-        return f"{e.seat}:draw" + (f" {label(e.tile)}" if shown else "")
+        return f"{e.seat}:draw" + (f" {label(e.tile)}" if e.tile is not None and shown else "")
     return f"{e.seat}:knock"
 
 
@@ -439,7 +458,7 @@ def information_state_text(table: Table, seat: int, *, private: bool = True) -> 
     return "; ".join(parts)
 
 
-def state_from_view(view: object, hands: list[list[tuple[int, int]]],
+def state_from_view(view: SeatView, hands: list[list[tuple[int, int]]],
                     boneyard: list[tuple[int, int]]) -> GameState:
     """A reference game state at ``view``'s decision, with the hidden tiles filled in by
     ``hands`` and ``boneyard`` (for example a world drawn by
@@ -469,7 +488,7 @@ def state_from_view(view: object, hands: list[list[tuple[int, int]]],
                      seen=[list(history) for _ in range(rules.players)])
 
 
-def table_from_view(view: object, hands: list[list[tuple[int, int]]],
+def table_from_view(view: SeatView, hands: list[list[tuple[int, int]]],
                     boneyard: list[tuple[int, int]]) -> Table:
     """A :class:`Table` at ``view``'s decision (see :func:`state_from_view`)."""
     table = Table(view.rules)
