@@ -7,6 +7,8 @@
 # but dominosim itself comes from the wheel: checked below, so an editable install elsewhere
 # cannot stand in for it.
 set -euo pipefail
+# each step's CPU and wall seconds, on stderr (the 90 s budget of issue 25)
+step() { local name="$1"; shift; TIMEFORMAT="wheel smoke: $name %U+%S s CPU, %R s wall"; time "$@"; }
 repo="$(cd "$(dirname "$0")/.." && pwd)"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
@@ -18,9 +20,12 @@ py="$work/venv/bin/python"
 python -m pip --python "$py" install --quiet "setuptools>=77"
 # The sdist first, then the wheel built from the unpacked sdist (python -m build's default): a
 # file missing from the sdist fails here.
-"$py" -m build --no-isolation --outdir "$work/dist" "$repo" >"$work/build.log" 2>&1 \
-    || { cat "$work/build.log"; exit 1; }
-python -m pip --python "$py" install --quiet "$work"/dist/dominosim-*.whl
+build() {
+    "$py" -m build --no-isolation --outdir "$work/dist" "$repo" >"$work/build.log" 2>&1 \
+        || { cat "$work/build.log"; return 1; }
+    python -m pip --python "$py" install --quiet "$work"/dist/dominosim-*.whl
+}
+step "build and install" build
 
 mkdir "$work/outside"
 cd "$work/outside"
@@ -38,18 +43,18 @@ EOF
 bin="$work/venv/bin"
 
 # The default sweep at a small size, its dry run, and a report of its results.
-"$bin/dominosim" batch --hands 200 --out sweep --quiet
+step "default sweep" "$bin/dominosim" batch --hands 200 --out sweep --quiet
 test -s sweep/summary.csv && test -s sweep/report.md
-"$bin/dominosim" batch --dry-run --out dry >dry.txt
+step "dry run" "$bin/dominosim" batch --dry-run --out dry >dry.txt
 grep -q "^Sweep 'block_vs_draw': 30 cells" dry.txt
-"$py" -m dominosim.report --sweep sweep --out reports --quick --only sweep >/dev/null
+step report "$py" -m dominosim.report --sweep sweep --out reports --quick --only sweep >/dev/null
 test -s reports/opener_advantage.md
 
 # A hand at the terminal, answers piped in; the hand saved and read back.
 printf "1\n%.0s" {1..300} | "$bin/dominosim" play --game draw --players 2 --no-review --save hand.json >play.log
 grep -q "The hand is over" play.log
 
-"$py" - <<'EOF'
+step simulate "$py" - <<'EOF'
 import dominosim as ds
 
 rules = ds.Rules.preset("block", players=4)
