@@ -43,6 +43,8 @@ LAYERS = {
     "dominosim.batch": 6, "dominosim.report": 6, "dominosim.cli": 6, "dominosim.__main__": 6,
     # a hand played at the terminal or in a notebook, reviewed at the end
     "dominosim.play": 6,
+    # the game-AI frameworks' adapters (optional extras): they play hands and draw positions
+    "dominosim.openspiel": 6, "dominosim.pettingzoo": 6,
     # 7. the public face: the package itself
     "dominosim": 7,
 }
