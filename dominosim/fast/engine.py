@@ -30,7 +30,9 @@ from ..reference.hand import HandLog
 from ..rng import hand_key
 from ..rules import Rules
 from ..strategies.lineup import per_seat
+from ..strategies.features import N_FEATURES
 from ..strategies.search import resolve_search, search_error, table_states
+from ..strategies.weighted import player_of
 from ..tiles import tile_of
 from . import kernel as k
 from .board import (
@@ -45,7 +47,15 @@ from .board import (
     EV_TILE,
 )
 from .driver import logged, rows_of, summary_width, sums_of
-from .params import PLUGIN, STRATEGY_CODES, Lineup, Params, lineup_arrays, rule_params
+from .params import (
+    PLUGIN,
+    S_WEIGHTED,
+    STRATEGY_CODES,
+    Lineup,
+    Params,
+    lineup_arrays,
+    rule_params,
+)
 from .plugin import CompiledStrategy, raise_plugin_fault
 from .rng import deal_key, shuffle
 from .shape import Shape
@@ -72,6 +82,8 @@ def _code(s: Any) -> tuple[int, int, int]:
     """``(code, budget, plug-in address)`` of one seat's strategy."""
     if isinstance(s, CompiledStrategy):
         return PLUGIN, 0, s.address
+    if player_of(s) is not None:
+        return S_WEIGHTED, 0, 0
     search = resolve_search(s)
     if search is not None:
         return STRATEGY_CODES[search.builtin].code, search.budget, 0
@@ -89,12 +101,19 @@ def prepare(rules: Rules, strategies: Any, *, events: bool = False) -> Run:
     """A :class:`Run` of ``strategies`` (one for every seat, or one per seat) on ``rules``;
     raises ``ValueError`` for anything the compiled engine cannot play (a Python strategy needs
     ``engine='reference'``). ``events``: the kernel writes the event log (replays)."""
-    seats = per_seat(rules, strategies)
+    seats = [player_of(s) or s for s in per_seat(rules, strategies)]
     codes, budgets, plugins = zip(*(_code(s) for s in seats), strict=True)
-    lineup = lineup_arrays(codes, budgets, plugins)
+    weights = None
+    if S_WEIGHTED in codes:  # the players' weights, checked against the rules they were fitted for
+        weights = np.zeros((rules.players, N_FEATURES))
+        for seat, s in enumerate(seats):
+            if codes[seat] == S_WEIGHTED:
+                weights[seat] = s.weights_for(rules)
+    lineup = lineup_arrays(codes, budgets, plugins, weights)
     searching = [c for c in seats if resolve_search(c) is not None]
-    style_codes = {c.code for c in STRATEGY_CODES.values() if c.kind == "style"}
-    styles = PLUGIN in codes or any(c in style_codes for c in codes)  # a plug-in's view reads them
+    style_codes = {c.code for c in STRATEGY_CODES.values() if c.kind in ("style", "player")}
+    # a plug-in's view and the weighted players' features read the style tables
+    styles = PLUGIN in codes or any(c in style_codes for c in codes)
     shape = Shape.of(rules, styles=styles, plugins=PLUGIN in codes, events=events,
                      searches=bool(searching))
     dims = None

@@ -43,7 +43,7 @@ def _drop_stale_caches() -> None:
     run the old kernel. A digest of every source file here decides instead.
     """
     here = Path(__file__).parent
-    digest = hashlib.sha256(b"".join(p.read_bytes() for p in sorted(here.glob("*.py"))))
+    digest = hashlib.sha256(b"".join(p.read_bytes() for p in sorted(here.rglob("*.py"))))
     folders = [here / "__pycache__"]
     if numba.config.CACHE_DIR:
         folders += [p for p in Path(numba.config.CACHE_DIR).rglob("fast") if p.is_dir()

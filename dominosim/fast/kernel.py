@@ -42,9 +42,11 @@ from .board import (
     make_log,
     make_notes,
 )
-from .gates import gate
+from ..strategies.features import N_FEATURES
+from .gates import gate, given
 from .jit import jit, jit_helper, jit_kernel
-from .params import OMNISCIENT, PLUGIN, S_RANDOM, SEARCH_METHOD
+from .params import OMNISCIENT, PLUGIN, S_RANDOM, S_WEIGHTED, SEARCH_METHOD
+from .players.weighted import weighted_move
 from .plugin import (
     V_BONEYARD,
     V_HAND_OFFSET,
@@ -81,10 +83,11 @@ OK, ERR_REDEALS, ERR_LOG_FULL, ERR_PLUGIN, ERR_SEARCH_STATES, ERR_SEARCH_DEAL, E
     range(len(STATUSES))
 MAX_REDEALS = 1_000_000
 
-Scratch = namedtuple("Scratch", ["board", "notes", "log", "moves", "rng", "seen"])
+Scratch = namedtuple("Scratch", ["board", "notes", "log", "moves", "rng", "seen", "features"])
 """What one block of hands works in: the :class:`~dominosim.fast.board.Board`, the
 :class:`~dominosim.fast.board.Notes`, the :class:`~dominosim.fast.board.Log`, the legal moves
-(tiles, suits), the random streams (one per seat, then the deal's) and ``seen``, what a plug-in sees."""
+(tiles, suits), the random streams (one per seat, then the deal's), ``seen``, what a plug-in sees,
+and ``features``, one move's decision features (:mod:`dominosim.fast.players.features`)."""
 
 
 @jit
@@ -94,7 +97,8 @@ def make_scratch(t, p, n_events, n_pub, plugins):
     ``plugins``."""
     return Scratch(make_board(t, p), make_notes(p), make_log(n_events, n_pub),
                    np.zeros((2, 2 * t), np.int64), np.zeros(p + 1, np.uint64),
-                   np.zeros(V_TILE_COUNTS + V_HAND_OFFSET * p + t if plugins else 0, np.int64))
+                   np.zeros(V_TILE_COUNTS + V_HAND_OFFSET * p + t if plugins else 0, np.int64),
+                   np.zeros(N_FEATURES, np.float64))
 
 
 @jit_kernel
@@ -162,6 +166,9 @@ styled_move = gate("styles", best_move)
 """:func:`~dominosim.fast.styles.best_move` in the kernels where a seat plays a style."""
 plugin_move = gate("plugins", ask_plugin, -1)
 """:func:`ask_plugin` in the kernels where a seat plays a plug-in (-1 elsewhere)."""
+weighted = given(weighted_move)
+""":func:`~dominosim.fast.players.weighted.weighted_move` in the kernels whose line-up carries
+weights (some seat plays a weighted player; 0 elsewhere, and not compiled)."""
 
 
 @jit_helper
@@ -202,6 +209,8 @@ def choose(shape, rp, lineup, seat, n, psm, scratch, search):
         k = plugin_move(shape, rp, lineup, board, scratch.notes, seat, n, moves, rng, scratch.seen)
         if k < 0 or k >= n:
             return plugin_fault(seat, k), -1, -1
+    elif code == S_WEIGHTED:
+        k = weighted(lineup.weights, shape, rp, seat, n, scratch)
     else:
         k = styled_move(shape, rp, code, board, scratch.notes, seat, moves, n)
     return OK, moves[0, k], moves[1, k]
