@@ -145,7 +145,7 @@ def _check_status(run: Run, status: np.ndarray) -> None:
     raise RuntimeError(f"The compiled engine stopped with status {int(bad[0])}.")
 
 
-def _scratch(run: Run, n_events: int = 0) -> tuple:
+def scratch_of(run: Run, n_events: int = 0) -> tuple:
     """The arrays one block of hands works in: the kernel's scratch, and the search's (None when no
     seat searches)."""
     rules, shape = run.rules, run.shape
@@ -210,7 +210,7 @@ def play_rows(run: Run, seed: int, start: int, n: int,
 
     def play(b: int, lo: int, hi: int) -> int:
         return rows_of(run.shape, run.rp, run.lineup, seed_, start_, np.int64(lo), np.int64(hi),
-                       out, redeals, *_scratch(run))
+                       out, redeals, *scratch_of(run))
 
     _check_status(run, _each_block(play, _blocks(n, threads), threads))
     return out, redeals
@@ -225,7 +225,7 @@ def play_summary(run: Run, seed: int, start: int, n: int, n_jobs: int | None = N
 
     def play(b: int, lo: int, hi: int) -> int:
         return sums_of(run.shape, run.rp, run.lineup, seed_, start_, np.int64(lo), np.int64(hi),
-                       row_of(run), acc[b], *_scratch(run))
+                       row_of(run), acc[b], *scratch_of(run))
 
     _check_status(run, _each_block(play, blocks, threads))
     return acc.sum(axis=0)
@@ -243,7 +243,7 @@ def replay_log(run: Run, seed: int, hand: int) -> HandLog:
     rules = run.rules
     base = hand_key(seed, hand)
     out = np.zeros(k.n_record_cols(rules.players), dtype=np.int16)
-    scratch, search = _scratch(run, max_events(rules))
+    scratch, search = scratch_of(run, max_events(rules))
     status, redeals = logged(run.shape, run.rp, run.lineup, np.uint64(base), out, scratch, search)
     _check_status(run, np.array([status]))
     deals = []
