@@ -37,16 +37,22 @@ LAYERS = {
     "dominosim.fast.solve": 3, "dominosim.fast.pimc": 3,
     # 4. strategies: a seat's view, the styles, the searches, plug-ins
     "dominosim.strategies": 4, "dominosim.fast.styles": 4, "dominosim.fast.plugin": 4,
+    # the decision features and the weighted player, compiled (read by the hand kernel)
+    "dominosim.fast.players": 4,
     # 5. what plays hands: the hand loops of both engines and the simulation driver
     "dominosim.reference": 5, "dominosim.fast": 5, "dominosim.simulation": 5,
     # positions, the exact solver and move analysis (issue 14), and its compiled search
     "dominosim.solver": 5,
+    # the decisions met in play, recorded by a compiled hand loop
+    "dominosim.fast.players.recorded": 5,
     # 6. what reads records or runs everything: analysis, plots, batch, reports, the command line;
     #    the experiments play hands and read them with the analysis
     "dominosim.simulation.experiments": 6, "dominosim.analysis": 6, "dominosim.plots": 6,
     "dominosim.batch": 6, "dominosim.report": 6, "dominosim.cli": 6, "dominosim.__main__": 6,
     # a hand played at the terminal or in a notebook, reviewed at the end
     "dominosim.interactive": 6, "dominosim.play": 6,
+    # fitted players: the decisions met in play, tuning (plays duplicate deals), the fit command
+    "dominosim.players": 6,
     # 7. the public face: the package itself and the deprecated aliases of moved modules
     "dominosim": 7,
 }
@@ -138,7 +144,8 @@ def test_every_module_has_a_layer():
 
 def test_no_two_modules_share_a_name_but_the_compiled_twins():
     """A module's name tells which file to open: only the compiled engine's twin of a Python
-    module (``fast/rng.py``, ``fast/search.py``, ``fast/solve.py``, ``fast/styles.py``) shares its name (the
+    module (``fast/rng.py``, ``fast/search.py``, ``fast/solve.py``, ``fast/styles.py``,
+    ``fast/players/features.py``, ``fast/players/weighted.py``) shares its name (the
     deprecated aliases are the same modules)."""
     by_name: dict[str, list[str]] = {}
     for name, path in MODULES.items():
@@ -148,7 +155,9 @@ def test_no_two_modules_share_a_name_but_the_compiled_twins():
     assert {stem: sorted(names) for stem, names in shared.items()} == {
         stem: sorted([f"dominosim.fast.{stem}", twin]) for stem, twin in (
             ("rng", "dominosim.rng"), ("search", "dominosim.strategies.search"),
-            ("solve", "dominosim.solver.solve"), ("styles", "dominosim.strategies.styles"))}
+            ("solve", "dominosim.solver.solve"), ("styles", "dominosim.strategies.styles"))} | {
+        stem: sorted([f"dominosim.fast.players.{stem}", f"dominosim.strategies.{stem}"])
+        for stem in ("features", "weighted")}
 
 
 def test_each_module_imports_only_from_its_layer_or_below():

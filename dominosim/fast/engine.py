@@ -29,8 +29,8 @@ from ..reference.game import Event, IllegalMoveError
 from ..reference.hand import HandLog
 from ..rng import hand_key
 from ..rules import Rules
-from ..strategies.lineup import per_seat
 from ..strategies.features import N_FEATURES
+from ..strategies.lineup import per_seat
 from ..strategies.search import resolve_search, search_error, table_states
 from ..strategies.weighted import player_of
 from ..tiles import tile_of

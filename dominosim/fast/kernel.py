@@ -15,6 +15,7 @@ from collections import namedtuple
 
 import numpy as np
 
+from ..strategies.features import N_FEATURES
 from .bits import lowest_bit
 from .board import (
     BONE_END,
@@ -42,7 +43,6 @@ from .board import (
     make_log,
     make_notes,
 )
-from ..strategies.features import N_FEATURES
 from .gates import gate, given
 from .jit import jit, jit_helper, jit_kernel
 from .params import OMNISCIENT, PLUGIN, S_RANDOM, S_WEIGHTED, SEARCH_METHOD

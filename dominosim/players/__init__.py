@@ -2,6 +2,7 @@
 (:func:`tune`). The players themselves, and their files, are in
 :mod:`dominosim.strategies.weighted`; the features in :mod:`dominosim.strategies.features`."""
 
-from .positions import decisions
+from .decisions import decisions
+from .tune import Tuning, tune
 
-__all__ = ["decisions"]
+__all__ = ["Tuning", "decisions", "tune"]

@@ -41,7 +41,7 @@ import io
 import json
 import math
 from collections.abc import Mapping, Sequence
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -281,7 +281,7 @@ def nearest_tuned(rules: Rules) -> str:
     return "draw" if rules.can_draw else "block"
 
 
-@lru_cache(maxsize=None)
+@cache
 def shipped(which: str) -> Weighted:
     """The shipped ``tuned`` player ``which`` (``"block"`` or ``"draw"``)."""
     return load_player(TUNED_FILES[which])
