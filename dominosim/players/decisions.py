@@ -59,8 +59,8 @@ def _fast(rules: Rules, strategies: Any, hands: range, seed: int) -> pd.DataFram
 class _Recorder:
     """A seat's strategy that writes each decision's moves and features before it chooses."""
 
-    def __init__(self, strategy: Any, rows: list[np.ndarray]) -> None:
-        self.strategy, self.rows = strategy, rows
+    def __init__(self, strategy: Any, rows: list[np.ndarray], count: list[int]) -> None:
+        self.strategy, self.rows, self.count = strategy, rows, count
         self.name = getattr(strategy, "name", "custom")
         self.omniscient = getattr(strategy, "omniscient", False)
 
@@ -68,8 +68,9 @@ class _Recorder:
         move = self.strategy.choose(view, moves, rng)
         if moves[0].suit >= 0:  # the lead under opening='any' has no features
             for m in moves:
-                head = [view.seat, tile_id(m.tile), m.suit, m == move]
+                head = [self.count[0], view.seat, tile_id(m.tile), m.suit, m == move]
                 self.rows.append(np.concatenate([np.array(head, float), move_features(view, m)]))
+            self.count[0] += 1
         return move
 
 
@@ -77,8 +78,9 @@ def _reference(rules: Rules, strategies: Any, hands: range, seed: int) -> pd.Dat
     rows, ids = [], []
     for hand in hands:
         found: list[np.ndarray] = []
-        play_hand(rules, [_Recorder(s, found) for s in resolve_lineup(rules, strategies)], seed,
-                  hand)
+        count = [0]  # decisions so far in the hand, shared by the seats
+        play_hand(rules, [_Recorder(s, found, count) for s in resolve_lineup(rules, strategies)],
+                  seed, hand)
         rows.append(np.array(found).reshape(len(found), N_COLUMNS))
         ids.append(np.full(len(found), hand, dtype=np.int64))
     return _frame(rows, ids)
@@ -100,7 +102,8 @@ def decisions(rules: Rules, strategies: Any, n_hands: int, seed: int = 0, *, sta
     Returns
     -------
     pandas.DataFrame
-        ``hand``, ``seat``, ``tile`` (id), ``suit``, ``chosen`` (the move the seat made), then one
+        ``hand``, ``decision`` (its number in the hand, from 0), ``seat``, ``tile`` (id), ``suit``,
+        ``chosen`` (the move the seat made), then one
         column per feature (:data:`~dominosim.strategies.features.FEATURE_NAMES`); the moves of a
         decision are consecutive, in canonical order. Decisions with one legal move, and the lead
         under ``opening='any'``, are left out.
@@ -109,8 +112,10 @@ def decisions(rules: Rules, strategies: Any, n_hands: int, seed: int = 0, *, sta
     --------
     >>> import dominosim as ds
     >>> d = ds.decisions(ds.Rules.preset("block", players=2), "bully", n_hands=20, seed=1)
-    >>> list(d.columns[:6]), bool(d.groupby(["hand", "seat"])["chosen"].sum().ge(1).all())
-    (['hand', 'seat', 'tile', 'suit', 'chosen', 'pips'], True)
+    >>> list(d.columns[:7])
+    ['hand', 'decision', 'seat', 'tile', 'suit', 'chosen', 'pips']
+    >>> bool(d.groupby(["hand", "decision"])["chosen"].sum().eq(1).all())
+    True
     """
     if engine not in ("fast", "reference"):
         raise ValueError(f"The value for `engine` must be one of 'fast', 'reference', but "

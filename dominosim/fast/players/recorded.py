@@ -20,9 +20,9 @@ from ..shape import Shape
 from ..turn import advance, play
 from .features import move_features
 
-COLUMNS = ("seat", "tile", "suit", "chosen")
-"""The columns of a decision row before the features."""
-COL_SEAT, COL_TILE, COL_SUIT, COL_CHOSEN = range(len(COLUMNS))
+COLUMNS = ("decision", "seat", "tile", "suit", "chosen")
+"""The columns of a decision row before the features (``decision``: its number in the hand)."""
+COL_DECISION, COL_SEAT, COL_TILE, COL_SUIT, COL_CHOSEN = range(len(COLUMNS))
 N_COLUMNS = len(COLUMNS) + N_FEATURES
 """Width of a decision row."""
 
@@ -39,9 +39,11 @@ def write_moves(shape, rp, scratch, seat, n, psm, out, r):
     """Write the ``n`` legal moves of ``seat`` (in canonical order) with their features into rows
     ``r .. r + n - 1`` of ``out``; returns ``r + n``."""
     moves, f = scratch.moves, scratch.features
+    decision = out[r - 1, COL_DECISION] + 1 if r > 0 else 0
     fill_moves(shape, scratch.board.hands, seat, psm, moves)
     for i in range(n):
         move_features(shape, rp, scratch.board, scratch.notes, seat, moves[0, i], moves[1, i], f)
+        out[r + i, COL_DECISION] = decision
         out[r + i, COL_SEAT], out[r + i, COL_CHOSEN] = seat, 0
         out[r + i, COL_TILE], out[r + i, COL_SUIT] = moves[0, i], moves[1, i]
         for j in range(N_FEATURES):
