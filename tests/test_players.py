@@ -305,3 +305,24 @@ def test_tune_refuses_bad_arguments():
         ds.tune(small, "bully")
     with pytest.raises(ValueError, match="`budget` must be an integer of 1000 or more"):
         ds.tune(small, ["bully"], budget=10)
+
+
+def test_sweeps_name_a_player_file_and_refuse_to_resume_with_a_changed_one(tmp_path):
+    from dominosim.batch import parse_sweep, run_sweep
+    from dominosim.batch.lineups import check_entry
+
+    rules = ds.Rules.preset("block", players=2)
+    path = ds.Weighted(rules, {"pips": 1.0}).save(tmp_path / "p.npz")
+    entry = f"file:{path}"
+    assert check_entry(entry) == entry
+    with pytest.raises(ValueError, match="is not a strategy dominosim can play: the value for "
+                                         "`path` must be a player file"):
+        check_entry(f"file:{tmp_path / 'missing.npz'}")
+    text = f'hands = 20\nstrategies = ["{entry}", "random"]\n[rules]\npreset = "block"\n'
+    first = parse_sweep(text)
+    assert list(first.plan()["players"]) == [entry]
+    assert run_sweep(first, tmp_path / "out", quiet=True).chunks_played == 1
+    assert run_sweep(parse_sweep(text), tmp_path / "out", quiet=True).chunks_played == 0
+    ds.Weighted(rules, {"pips": 2.0}).save(path)
+    with pytest.raises(ValueError, match=r"holds a different sweep \(players\."):
+        run_sweep(parse_sweep(text), tmp_path / "out", quiet=True)
