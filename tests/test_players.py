@@ -19,11 +19,11 @@ from hypothesis import strategies as st
 from rule_space import lineup, valid_rules
 
 import dominosim as ds
-from dominosim.fast import board as fb
-from dominosim.fast import driver
-from dominosim.fast.params import rule_params
+from dominosim.fast.core import board as fb
+from dominosim.fast.core.params import rule_params
+from dominosim.fast.core.shape import Shape, words_of
+from dominosim.fast.hand import driver
 from dominosim.fast.players.features import move_features as compiled_features
-from dominosim.fast.shape import Shape, words_of
 from dominosim.reference.game import GameState
 from dominosim.reference.hand import deal, play_out
 from dominosim.rng import Stream, hand_key, seat_stream, stream_key

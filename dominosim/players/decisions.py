@@ -13,9 +13,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..fast import kernel as k
 from ..fast.engine import prepare, scratch_of
-from ..fast.players.recorded import COLUMNS, N_COLUMNS, decisions_of, general_shape
+from ..fast.hand import kernel as k
+from ..fast.hand.recorded import COLUMNS, N_COLUMNS, decisions_of, general_shape
 from ..reference.game import Move
 from ..reference.hand import play_hand
 from ..rng import check_seed

@@ -2,7 +2,7 @@
 :data:`dominosim.strategies.features.FEATURES` (same order, same meaning) for the seat to move.
 
 It reads the seat's hand, the ends (``Board.suit_count``, the suits showing), the tile counts, the
-boneyard's size, and the public notes (:class:`~dominosim.fast.board.Notes`: the suits each seat is
+boneyard's size, and the public notes (:class:`~dominosim.fast.core.board.Notes`: the suits each seat is
 known to lack, the tiles each seat played). The unseen tiles are counted as the complement of what
 the seat has seen, which on the board are the other hands and the boneyard: their number and
 contents by suit are the same whatever the hidden deal, as the test that changes hidden tiles
@@ -19,11 +19,10 @@ from __future__ import annotations
 import numpy as np
 
 from ...strategies.features import FEATURE_NAMES
-from ..bits import popcount
-from ..board import BONE_END, BONE_POS, N_SUITS, ONE, T_HIGH, T_LOW, T_PIPS, suit_union
-from ..jit import jit_helper, jit_kernel
-from ..styles import suits_after
-from ..turn import other_end, partner_of, side_of
+from ..core.bits import popcount
+from ..core.board import BONE_END, BONE_POS, N_SUITS, ONE, T_HIGH, T_LOW, T_PIPS, suit_union
+from ..core.jit import jit_helper, jit_kernel
+from ..core.turn import other_end, partner_of, side_of, suits_after
 
 _AT = {name: i for i, name in enumerate(FEATURE_NAMES)}
 F_PIPS, F_DOUBLE, F_KEEP_SUIT = _AT["pips"], _AT["double"], _AT["keep_suit"]

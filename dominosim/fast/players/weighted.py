@@ -7,7 +7,7 @@ kernel plays every weight vector; the Python twin is
 from __future__ import annotations
 
 from ...strategies.features import N_FEATURES
-from ..jit import jit_kernel
+from ..core.jit import jit_kernel
 from .features import move_features
 
 

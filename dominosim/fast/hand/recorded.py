@@ -12,13 +12,13 @@ from __future__ import annotations
 
 from ...rules import Rules
 from ...strategies.features import N_FEATURES
-from ..board import OUT, SEAT, fill_moves
-from ..jit import jit_entry, jit_kernel
-from ..kernel import OK, choose, start_hand
-from ..rng import hand_key
-from ..shape import Shape
-from ..turn import advance, play
-from .features import move_features
+from ..core.board import OUT, SEAT, fill_moves
+from ..core.jit import jit_entry, jit_kernel
+from ..core.rng import hand_key
+from ..core.shape import Shape
+from ..core.turn import advance, play
+from ..players.features import move_features
+from .kernel import OK, choose, start_hand
 
 COLUMNS = ("decision", "seat", "tile", "suit", "chosen")
 """The columns of a decision row before the features (``decision``: its number in the hand)."""
