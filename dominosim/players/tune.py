@@ -225,7 +225,7 @@ def tune(rules: Rules, against: Sequence[Any], *, budget: int = 1_000_000, deals
     >>> import dominosim as ds
     >>> small = ds.Rules.preset("block", players=2, max_pip=4, hand_size=4)
     >>> t = ds.tune(small, ["random"], budget=3000, deals=50, seed=1, progress=False)
-    >>> t.weights.abs().max(), list(t.results.columns[:4])
+    >>> float(t.weights.abs().max()), list(t.results.columns[:4])
     (1.0, ['opponent', 'edge', 'ci_low', 'ci_high'])
     """
     against = _check(rules, against, budget, deals)

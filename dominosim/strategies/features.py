@@ -36,8 +36,8 @@ Examples
 >>> state = GameState.from_deal(rules, [[(3, 3), (0, 1)], [(1, 3), (2, 3), (0, 0)]], [])
 >>> _ = state.open_with_highest_double()
 >>> f = dict(zip(FEATURE_NAMES, move_features(view_of(state, 1), Move((1, 3), 3))))
->>> f["pips"], f["keep_suit"], f["unseen_left"], f["stitch_up"]
-(4.0, 0.0, 1.0, 0.0)
+>>> [float(f[k]) for k in ("pips", "keep_suit", "unseen_left", "stitch_up")]
+[4.0, 0.0, 3.0, 0.0]
 """
 
 from __future__ import annotations
@@ -148,8 +148,8 @@ def move_features(view: SeatView, move: Move) -> np.ndarray:
     >>> state = GameState.from_deal(rules, [[(2, 2), (0, 1)], [(1, 2), (0, 2)]], [])
     >>> _ = state.open_with_highest_double()
     >>> f = dict(zip(FEATURE_NAMES, move_features(view_of(state, 1), Move((0, 2), 2))))
-    >>> f["keep_suits"], f["ends_suits"], f["self_lacks"], f["blocks"]
-    (2.0, 2.0, 1.0, 0.0)
+    >>> [float(f[k]) for k in ("keep_suits", "ends_suits", "self_lacks", "blocks")]
+    [2.0, 2.0, 1.0, 0.0]
     """
     rules, seat = view.rules, view.seat
     kept = [t for t in view.hand if t != move.tile]
