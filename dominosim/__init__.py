@@ -27,7 +27,7 @@ from .strategies.lineup import BUILTINS, SEARCHES, STYLES
 from .strategies.plugins import CompiledStrategy, compiled_strategy
 from .strategies.search import ISMCTS, PIMC, MonteCarlo, SearchStrategy
 from .strategies.view import SeatView
-from .strategies.weighted import Weighted, load_player
+from .strategies.weighted import Weighted, load_player, tuned_player
 from .summary import Summary
 
 __version__ = "0.1.0"
@@ -80,4 +80,5 @@ __all__ = [
     "decisions",
     "load_player",
     "tune",
+    "tuned_player",
 ]

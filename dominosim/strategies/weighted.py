@@ -287,6 +287,18 @@ def shipped(which: str) -> Weighted:
     return load_player(TUNED_FILES[which])
 
 
+def tuned_player(rules: Rules) -> Weighted:
+    """The shipped weighted player that the built-in ``"tuned"`` plays ``rules`` with (fitted for
+    the nearer of its two games, :func:`nearest_tuned`).
+
+    >>> import dominosim as ds
+    >>> p = ds.tuned_player(ds.Rules.preset("draw", players=3))
+    >>> p.rules == TUNED_RULES["draw"], list(p.weights.index[:2])
+    (True, ['pips', 'double'])
+    """
+    return shipped(nearest_tuned(rules))
+
+
 class Tuned:
     """The built-in ``"tuned"``: plays any rules with the shipped weighted player fitted for the
     nearer of its two games (:func:`nearest_tuned`)."""
