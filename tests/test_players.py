@@ -37,7 +37,7 @@ LINEUPS = ("styles", "mixed", "random")
 
 
 # ------------------------------------------------------------------------ the features' twins
-@settings(max_examples=25, deadline=None, derandomize=True,
+@settings(max_examples=60, deadline=None, derandomize=True,
           suppress_health_check=[HealthCheck.too_slow])
 @given(rules=valid_rules(max_pip_range=(1, 9), players_range=(2, 10)),
        who=st.sampled_from(LINEUPS), run_seed=st.integers(0, 2**40))
@@ -49,10 +49,11 @@ def test_features_same_in_both_engines_on_random_rule_sets(rules, who, run_seed)
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize(("preset", "max_pip", "players"), [("double_nine_cross", 12, 6),
-                                                            ("draw", 15, 4)])
-def test_features_same_in_both_engines_on_sets_of_two_and_three_words(preset, max_pip, players):
-    rules = ds.Rules.preset(preset, players=players, max_pip=max_pip)
+@pytest.mark.parametrize(("preset", "max_pip", "players", "hand_size"),
+                         [("double_nine_cross", 12, 6, None), ("draw", 15, 4, 12)])
+def test_features_same_in_both_engines_on_sets_of_two_and_three_words(preset, max_pip, players,
+                                                                       hand_size):
+    rules = ds.Rules.preset(preset, players=players, max_pip=max_pip, hand_size=hand_size)
     strategies = lineup(rules, "styles")
     fast = ds.decisions(rules, strategies, n_hands=6, seed=11)
     ref = ds.decisions(rules, strategies, n_hands=6, seed=11, engine="reference")
