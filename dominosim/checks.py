@@ -62,7 +62,8 @@ def check_fraction(name: str, value: Any, example: str) -> float:
 
 def check_jobs(n_jobs: Any) -> int:
     """Threads for compiled work: ``None`` or ``-1`` for every core numba may use, or a count
-    from 1 to that number."""
+    from 1 to that number.
+    """
     import numba  # here, not at import: the checks are loaded by every layer
 
     most = numba.config.NUMBA_NUM_THREADS

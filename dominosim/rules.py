@@ -146,6 +146,7 @@ class Rules:
     target: int = 100
 
     def __post_init__(self) -> None:
+        """Validate every field (the one-sentence error of the first bad one)."""
         self._store("max_pip", _check_int("max_pip", self.max_pip, 1, 15, "an integer from 1 to 15"))
         self._store("players", _check_int("players", self.players, 2, 10, "an integer from 2 to 10"))
         size = n_tiles(self.max_pip)
@@ -211,12 +212,14 @@ class Rules:
     @property
     def n_sides(self) -> int:
         """Sides: teams of two with partnerships, single seats otherwise (see
-        :mod:`dominosim.sides`)."""
+        :mod:`dominosim.sides`).
+        """
         return sides.n_sides(self.players, self.partnerships)
 
     def side_of(self, seat: Any) -> Any:
         """The side of ``seat`` (or of a numpy array of seats): ``seat mod players/2`` with
-        partnerships, the seat otherwise."""
+        partnerships, the seat otherwise.
+        """
         return sides.side_of(self.players, self.partnerships, seat)
 
     def seats_of(self, side: int) -> tuple[int, ...]:
@@ -242,8 +245,14 @@ class Rules:
 
     @property
     def can_draw(self) -> bool:
-        """Whether a seat that cannot play takes tiles from the boneyard."""
-        return self.draw != "none"
+        """Whether a seat that cannot play takes tiles from the boneyard (the turn's rule is
+        :func:`dominosim.reference.game.may_draw`).
+        """
+        if self.draw == "none":
+            return False
+        if self.draw in ("until_playable", "one"):
+            return True
+        raise refuse("draw", "one of " + ", ".join(map(repr, DRAWS)), self.draw)
 
     def replace(self, **changes: Any) -> Rules:
         """A copy with some fields changed, validated again.
@@ -275,6 +284,7 @@ class Rules:
             diff = {k: v for k, v in self.to_dict().items() if k != "players" and v != base[k]}
             if best is None or len(diff) < len(best[1]):
                 best = (name, diff)
+        assert best is not None  # PRESETS is not empty
         return best
 
     def __repr__(self) -> str:
@@ -295,7 +305,8 @@ class Rules:
         line = (f"preset {name!r}, {self.players} players{changed}: double-{self.max_pip} set "
                 f"of {self.n_tiles} tiles, {self.hand_size} each, {self.boneyard_size} "
                 f"sleeping, {self.n_sides} sides")
-        rows = [(k, v, "changed" if k in diff else "") for k, v in self.to_dict().items()]
+        rows: list[tuple[str, Any, str]] = [(k, v, "changed" if k in diff else "")
+                                            for k, v in self.to_dict().items()]
         return card("Rules", line, fields(rows, ("field", "value", f"vs {name!r}")))
 
     # ------------------------------------------------------------------ presets

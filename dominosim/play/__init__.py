@@ -53,7 +53,8 @@ class Quit(Exception):
 
 def seat_board(state: GameState, seat: int) -> str:
     """The table as ``seat`` sees it: the text board of :class:`dominosim.Position` with every
-    other hand and the boneyard face down (``?``)."""
+    other hand and the boneyard face down (``?``).
+    """
     masked = copy.deepcopy(state)
     masked.hands = [h if s == seat else [HIDDEN] * len(h) for s, h in enumerate(masked.hands)]
     masked.boneyard = [HIDDEN] * len(masked.boneyard)
@@ -82,6 +83,7 @@ class Human:
         self.shown = len(events)
 
     def choose(self, view: Any, moves: Sequence[Move], rng: Any) -> Move:
+        """Show the table and the legal moves, and return the move asked for."""
         self.news()
         self.say("")
         self.say(seat_board(self.state, self.seat))

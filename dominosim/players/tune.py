@@ -89,7 +89,8 @@ PARTNER_FEATURES = ("partner_lacks", "partner_shut", "partner_fed")
 def tuned_features(rules: Rules) -> tuple[str, ...]:
     """The features whose weights :func:`tune` searches for ``rules``: those that tell the moves
     of a decision apart (:data:`~dominosim.strategies.features.MOVE_FEATURES`), less the
-    partner's without partnerships."""
+    partner's without partnerships.
+    """
     return tuple(n for n in MOVE_FEATURES
                  if rules.partnerships or n not in PARTNER_FEATURES)
 
@@ -114,8 +115,12 @@ def _player(rules: Rules, vector: np.ndarray, name: str = "tuned") -> Weighted:
 def _edges(rules: Rules, player: Weighted, against: Sequence[Any], n_deals: int, seed: int,
            n_jobs: int | None) -> np.ndarray:
     """Per deal, the player's paired edge against each opponent: shape (n_deals, opponents)."""
-    cols = [compare(rules, player, b, n_deals, seed, n_jobs=n_jobs, keep_deals=True,
-                    progress=False).deals["win_rate_diff"].to_numpy() for b in against]
+    cols = []
+    for b in against:
+        deals = compare(rules, player, b, n_deals, seed, n_jobs=n_jobs, keep_deals=True,
+                        progress=False).deals
+        assert deals is not None  # kept: keep_deals=True
+        cols.append(deals["win_rate_diff"].to_numpy())
     return np.stack(cols, axis=1)
 
 
@@ -159,7 +164,8 @@ def _search(rules: Rules, against: list[Any], x0: np.ndarray, budget: int, deals
 def _select(rules: Rules, against: list[Any], es: Any, budget: int, seed: int,
             n_jobs: int | None, tick: Callable[[int], None]) -> tuple[np.ndarray, np.ndarray]:
     """The best of the final candidates (the distribution's mean and a sample) on fresh deals,
-    and the bootstrap of the chosen weights over those deals (rows: resamples)."""
+    and the bootstrap of the chosen weights over those deals (rows: resamples).
+    """
     candidates = [np.asarray(es.mean)] + list(es.ask())
     n_deals = max(20, budget // (len(candidates) * len(against)))
     sel_seed = _seed_of(seed, 3)

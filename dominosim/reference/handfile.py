@@ -73,10 +73,11 @@ def event_text(event: Event, opening: bool = False) -> str:
     '0: 6-6'
     """
     if event.kind == "play":
-        return f"{event.seat}: " + move_text(Move(event.tile, -1 if opening else event.suit))
+        return f"{event.seat}: " + move_text(event.move._replace(suit=-1) if opening
+                                             else event.move)
     if event.kind == "draw":
-        known = event.tile is not None and event.tile != HIDDEN
-        return f"{event.seat}: draw" + (f" {label(event.tile)}" if known else "")
+        shown = "" if event.tile is None or event.tile == HIDDEN else f" {label(event.tile)}"
+        return f"{event.seat}: draw{shown}"
     return f"{event.seat}: {event.kind}"
 
 
@@ -217,7 +218,8 @@ def _parse_move(text: Any, number: int, rules: Rules) -> tuple[int | None, str, 
 
 class Replay:
     """A hand's moves applied one by one to a reference :class:`GameState` whose unknown tiles are
-    :data:`HIDDEN`: a hidden tile is revealed when its seat plays it or a draw names it."""
+    :data:`HIDDEN`: a hidden tile is revealed when its seat plays it or a draw names it.
+    """
 
     def __init__(self, rules: Rules, hands: list[list[tuple[int, int]]],
                  boneyard: list[tuple[int, int]]) -> None:
@@ -248,10 +250,11 @@ class Replay:
         hand.sort(key=tile_id)
 
     def to_move(self) -> int:
+        """The seat to move (the opener before the opening)."""
         state = self.state
         if state.ends:
             return state.to_move
-        if self.rules.opening == "any":
+        if self.rules.opening == "any" and self.rules.leader is not None:
             return self.rules.leader
         found = highest_double(state.hands, self.rules.max_pip)
         return -1 if found is None else found[0]
@@ -267,7 +270,8 @@ class Replay:
     # -------------------------------------------------------------- applying moves
     def forced(self) -> bool:
         """Apply one draw or knock the rules force on the seat to move, if its tiles are all
-        known and it has no legal move; whether one was applied."""
+        known and it has no legal move; whether one was applied.
+        """
         state = self.state
         if state.over or not state.ends:
             return False
@@ -285,7 +289,7 @@ class Replay:
         state, rules = self.state, self.rules
         if rules.opening == "any":
             seat = rules.leader if seat is None else seat
-            if seat != rules.leader:
+            if seat is None or seat != rules.leader:
                 raise IllegalMoveError(f"seat {rules.leader} leads")
             revealed = self._reveal_in_hand(seat, tile)
             try:
@@ -311,6 +315,7 @@ class Replay:
         return seat
 
     def play(self, seat: int, tile: tuple[int, int], suit: int) -> None:
+        """Play ``tile`` of ``seat`` on ``suit``, revealing it if it was hidden."""
         revealed = self._reveal_in_hand(seat, tile)
         try:
             self.state.play(seat, Move(tile, suit))
@@ -320,6 +325,7 @@ class Replay:
             raise
 
     def draw(self, seat: int, tile: tuple[int, int] | None) -> None:
+        """Draw for ``seat`` (``tile``: the tile the file names, or None)."""
         state = self.state
         if state.over or not state.ends or seat != state.to_move:
             raise IllegalMoveError(f"seat {seat} is not to move")
@@ -333,14 +339,16 @@ class Replay:
 
     def finish(self) -> None:
         """With hidden tiles left in a hand at the end, the points are not known: the end event
-        and the record say None for what the hidden tiles decide."""
+        and the record say None for what the hidden tiles decide.
+        """
         state = self.state
         if not state.over or all(self.known(s) for s in range(self.rules.players)):
             return
         end = state.events[-1]
         pips = tuple(None if not self.known(s) else sum(a + b for a, b in h)
                      for s, h in enumerate(state.hands))
-        won, points = None, None
+        won: int | None = None
+        points: int | None = None
         if state.out_seat >= 0 and self.rules.scoring == "game":
             won, points = score(self.rules, [0] * self.rules.players, state.out_seat)
         elif state.out_seat >= 0:
@@ -386,7 +394,7 @@ def _step(replay: Replay, number: int, text: str) -> None:
                 suit = fits[0]
             if suit is None and not fits:
                 raise IllegalMoveError(f"the {label(tile)} fits no playable end")
-            if suit not in fits:
+            if suit is None or suit not in fits:
                 raise IllegalMoveError(f"the {label(tile)} on {suit} fits no playable end")
             replay.play(seat, tile, suit)
     except IllegalMoveError as error:
@@ -415,7 +423,8 @@ def _legal_text(replay: Replay, seat: int) -> str:
 
 def load(text: str | bytes | dict) -> tuple[Rules, Any, Any, list[Deal], GameState, Replay]:
     """Read a hand file and replay its moves: ``(rules, seed, hand, deals, final state, replay)``
-    (see :meth:`dominosim.HandLog.from_json`)."""
+    (see :meth:`dominosim.HandLog.from_json`).
+    """
     data = json.loads(text) if isinstance(text, (str, bytes)) else text
     if not isinstance(data, dict) or data.get("schema") != SCHEMA:
         got = data.get("schema") if isinstance(data, dict) else type(data).__name__
@@ -444,7 +453,8 @@ def load(text: str | bytes | dict) -> tuple[Rules, Any, Any, list[Deal], GameSta
 
 def _check_result(state: GameState, result: Any) -> None:
     """A ``result`` given in the file must agree with the moves; it supplies what hidden tiles
-    left unknown (the winning side and points of a hand whose losers' pips nobody saw)."""
+    left unknown (the winning side and points of a hand whose losers' pips nobody saw).
+    """
     if result is None:
         return
     if not isinstance(result, dict) or not state.over:
@@ -469,9 +479,9 @@ def replay_events(rules: Rules, deal: Deal, events: Sequence[Event]) -> Replay:
     for event in events:
         if event.kind == "play":
             if not replay.state.ends:
-                replay.open(event.seat, event.tile)
+                replay.open(event.seat, event.move.tile)
             else:
-                replay.play(event.seat, event.tile, event.suit)
+                replay.play(event.seat, event.move.tile, event.suit)
         elif event.kind == "draw":
             replay.draw(event.seat, event.tile)
         elif event.kind == "knock":

@@ -39,6 +39,7 @@ def move_text(move: Move) -> str:
 
 
 def game_name(log: Any) -> str:
+    """The game's name as a transcript starts it: ``'Block game'``, ``'Cross game'``..."""
     r = log.rules
     if r.draw == "none":
         name = "Block game"

@@ -140,7 +140,7 @@ def _decision(log: HandLog, seat: int, number: int, k: int, hidden: bool, analyz
               solve: Any, options: dict[str, Any]) -> dict[str, Any]:
     position = log.position(k)
     event = log.events[k]
-    made = Move(event.tile, event.suit)
+    made = event.move
     table = analyze(position, seat, **options)
     moves = [Move(t, s) for t, s in zip(table["tile"], table["suit"], strict=True)]
     at, best = moves.index(made), int(table["best"].to_numpy().argmax())

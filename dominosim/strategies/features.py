@@ -100,8 +100,9 @@ MOVE_FEATURES: tuple[str, ...] = tuple(n for n in FEATURE_NAMES if n not in CONT
 
 def _unseen(view: SeatView) -> list[tuple[int, int]]:
     """The tiles the seat has not seen: neither in its hand nor played (the other hands and the
-    boneyard, as far as the seat can tell)."""
-    seen = set(view.hand) | {e.tile for e in view.history if e.kind == "play"}
+    boneyard, as far as the seat can tell).
+    """
+    seen = set(view.hand) | {e.tile for e in view.history if e.kind == "play" and e.tile}
     return [t for t in full_set(view.rules.max_pip) if t not in seen]
 
 
@@ -109,7 +110,8 @@ def _block_win(view: SeatView, kept: Sequence[tuple[int, int]],
                unseen: Sequence[tuple[int, int]]) -> int:
     """+1, -1 or 0: the side that would win the blocked hand on pips, the seat's own kept pips
     against the average unseen tile for every other tile held (all scaled by the number of
-    unseen tiles, so the arithmetic stays in integers)."""
+    unseen tiles, so the arithmetic stays in integers).
+    """
     rules, n_unseen = view.rules, len(unseen)
     unseen_pips = sum(pips(t) for t in unseen)
     totals = [0] * rules.n_sides
@@ -162,7 +164,8 @@ def move_features(view: SeatView, move: Move) -> np.ndarray:
     opponents = rules.opponents_of(seat)
     stitched = is_stitch_up(ends)
     blocks = bool(kept) and not any(v in t for v in showing for t in list(kept) + unseen)
-    partner_played = [e.tile for e in view.history if e.kind == "play" and e.seat == partner]
+    partner_played = [e.tile for e in view.history
+                      if e.kind == "play" and e.seat == partner and e.tile is not None]
     short = min(view.tile_counts[o] for o in opponents) <= 2
     values = {
         "pips": pips(move.tile),

@@ -26,7 +26,7 @@ from .styles import (
     StitcherStrategy,
     Strategy,
 )
-from .weighted import FILE_PREFIX, Tuned, player_of
+from .weighted import FILE_PREFIX, Tuned, load_named
 
 __all__ = ["BUILTINS", "SEARCHES", "STYLES", "per_seat", "resolve", "resolve_lineup"]
 
@@ -71,7 +71,7 @@ def resolve(strategy: Any) -> Strategy:
     if isinstance(strategy, str) and strategy in BUILTINS:
         return BUILTINS[strategy]()
     if isinstance(strategy, str) and strategy.startswith(FILE_PREFIX):
-        return player_of(strategy)
+        return load_named(strategy)
     if isinstance(strategy, str) and ":" in strategy:
         return SearchStrategy.from_name(strategy)
     if hasattr(strategy, "choose") and callable(strategy.choose):
@@ -98,7 +98,8 @@ def per_seat(rules: Rules, strategies: Any) -> list[Any]:
 
 def resolve_lineup(rules: Rules, strategies: Any) -> list[Strategy]:
     """One strategy object per seat (see :func:`per_seat`); a weighted player fitted for other
-    rules is refused."""
+    rules is refused.
+    """
     lineup = [resolve(s) for s in per_seat(rules, strategies)]
     for strategy in lineup:
         if hasattr(strategy, "weights_for"):

@@ -112,7 +112,8 @@ def _heaviest(move: Move) -> tuple[int, bool, int, int]:
 
 def best_move(vector: np.ndarray, view: SeatView, moves: Sequence[Move]) -> Move:
     """The move with the largest weighted sum of features (the first on ties); the heaviest lead
-    under ``opening='any'``."""
+    under ``opening='any'``.
+    """
     if moves[0].suit < 0:
         return max(moves, key=_heaviest)
     best, best_score = moves[0], 0.0
@@ -174,7 +175,8 @@ class Weighted:
 
     def weights_for(self, rules: Rules) -> np.ndarray:
         """The weight vector to play ``rules`` with; raises ``ValueError`` (one line) for rules
-        other than those it was fitted for."""
+        other than those it was fitted for.
+        """
         if rules != self.rules:
             raise ValueError(f"The player {self.name!r} was fitted for {self.rules!r}, so it "
                              f"cannot play {rules!r} (fit one for these rules with ds.tune).")
@@ -185,6 +187,7 @@ class Weighted:
         return best_move(self.weights_for(view.rules), view, moves)
 
     def __repr__(self) -> str:
+        """The rules, the number of weights and the name."""
         return f"Weighted({self.rules!r}, {len(self.vector)} weights, name={self.name!r})"
 
     # ------------------------------------------------------------------------- as a file
@@ -301,7 +304,8 @@ def tuned_player(rules: Rules) -> Weighted:
 
 class Tuned:
     """The built-in ``"tuned"``: plays any rules with the shipped weighted player fitted for the
-    nearer of its two games (:func:`nearest_tuned`)."""
+    nearer of its two games (:func:`nearest_tuned`).
+    """
 
     name = "tuned"
     kind = "player"
@@ -317,13 +321,19 @@ class Tuned:
 
 def player_of(entry: Any) -> Weighted | Tuned | None:
     """The weighted player a line-up entry names (``"tuned"``, ``"file:path.npz"``, a
-    :class:`Weighted` or :class:`Tuned`), or None for any other entry."""
+    :class:`Weighted` or :class:`Tuned`), or None for any other entry.
+    """
     if isinstance(entry, (Weighted, Tuned)):
         return entry
     if entry == "tuned":
         return Tuned()
     if isinstance(entry, str) and entry.startswith(FILE_PREFIX):
-        player = load_player(entry[len(FILE_PREFIX):])
-        player.name = entry
-        return player
+        return load_named(entry)
     return None
+
+
+def load_named(entry: str) -> Weighted:
+    """The player a line-up entry ``"file:path.npz"`` names, named as the entry is written."""
+    player = load_player(entry[len(FILE_PREFIX):])
+    player.name = entry
+    return player

@@ -16,9 +16,10 @@ from ..core.board import OUT, SEAT, fill_moves
 from ..core.jit import jit_entry, jit_kernel
 from ..core.rng import hand_key
 from ..core.shape import Shape
+from ..core.status import OK
 from ..core.turn import advance, play
 from ..players.features import move_features
-from .kernel import OK, choose, start_hand
+from .kernel import choose, start_hand
 
 COLUMNS = ("decision", "seat", "tile", "suit", "chosen")
 """The columns of a decision row before the features (``decision``: its number in the hand)."""

@@ -165,7 +165,7 @@ def table_features(shape, rp, board, seat, left, mask, n_ends, out):
 def move_features(shape, rp, board, notes, seat, tile, suit, out):
     """Write the decision features of ``seat`` playing ``tile`` on ``suit`` into ``out`` (one
     ``float64`` per feature, in the order of :data:`~dominosim.strategies.features.FEATURES`)."""
-    mask, n_ends = suits_after(rp, board, tile, suit)
+    mask, n_ends = suits_after(shape, rp, board, tile, suit)
     hand_features(shape, rp, board, seat, tile, suit, mask, out)
     lack_features(rp, notes, seat, mask, out)
     table_features(shape, rp, board, seat, other_end(tile, suit), mask, n_ends, out)
