@@ -33,6 +33,8 @@ LAYERS = {
     "dominosim.fast.search": 3,
     # 4. strategies: a seat's view, the styles, the searches, plug-ins
     "dominosim.strategies": 4, "dominosim.fast.hand.styles": 4, "dominosim.fast.hand.plugin": 4,
+    # the decision features and the weighted player, compiled (read by the hand kernel)
+    "dominosim.fast.players": 4,
     # 5. what plays hands: the hand loops of both engines and the simulation driver
     "dominosim.reference": 5, "dominosim.fast": 5, "dominosim.simulation": 5,
     # positions, the exact solver and move analysis (issue 14), and its compiled search
@@ -45,6 +47,8 @@ LAYERS = {
     "dominosim.play": 6,
     # the game-AI frameworks' adapters (optional extras): they play hands and draw positions
     "dominosim.openspiel": 6, "dominosim.pettingzoo": 6,
+    # fitted players: the decisions met in play, tuning (plays duplicate deals), the fit command
+    "dominosim.players": 6,
     # 7. the public face: the package itself
     "dominosim": 7,
 }
@@ -126,7 +130,8 @@ def test_every_module_has_a_layer():
 def test_no_two_modules_share_a_name_but_the_compiled_twins():
     """A module's name tells which file to open: only the compiled engine's twin of a Python
     module (``fast/core/rng.py``, ``fast/search/search.py``, ``fast/search/solve.py``,
-    ``fast/hand/styles.py``) shares its name."""
+    ``fast/hand/styles.py``, ``fast/players/features.py``, ``fast/players/weighted.py``) shares
+    its name."""
     by_name: dict[str, list[str]] = {}
     for name, path in MODULES.items():
         if path.stem not in ("__init__", "__main__"):
@@ -136,7 +141,9 @@ def test_no_two_modules_share_a_name_but_the_compiled_twins():
         stem: sorted([f"dominosim.fast.{sub}.{stem}", twin]) for sub, stem, twin in (
             ("core", "rng", "dominosim.rng"), ("search", "search", "dominosim.strategies.search"),
             ("search", "solve", "dominosim.solver.solve"),
-            ("hand", "styles", "dominosim.strategies.styles"))}
+            ("hand", "styles", "dominosim.strategies.styles"),
+            ("players", "features", "dominosim.strategies.features"),
+            ("players", "weighted", "dominosim.strategies.weighted"))}
 
 
 def test_each_module_imports_only_from_its_layer_or_below():
@@ -254,7 +261,7 @@ def test_the_reference_package_loads_none_of_its_modules_when_imported(tmp_path)
 # The compiled engine's sub-packages, lowest first (docs/engine.md): each imports only from the
 # ones before it, and ``fast/engine.py`` (the Python side) sits above them all.
 FAST = "dominosim.fast"
-FAST_PACKAGES = ("core", "search", "hand")
+FAST_PACKAGES = ("core", "search", "players", "hand")
 
 
 def _fast_rank(module: str) -> int | None:
