@@ -6,6 +6,9 @@ A line-up entry is one of
 - a search strategy with its budget (``"mc:200"``, ``"ismcts:2000"``, ``"mc_omniscient:50"``),
   parsed and checked by :func:`dominosim.strategies.search.resolve_search`, the parser every other
   entry point uses;
+- a saved player, ``"file:path/to/player.npz"`` (:func:`dominosim.load_player`): read when the
+  sweep file is checked, its file's digest part of the sweep's plan, so that a resume refuses a
+  changed file; a player fitted for other rules than a cell's is refused when the cell is played;
 - a user's plug-in named by import path, ``"package.module:function"``: a numba ``@njit``
   function as :func:`dominosim.compiled_strategy` expects. The driver imports and compiles it when
   the sweep file is checked (so a wrong path is refused before anything is written); whoever plays
@@ -47,6 +50,7 @@ import numba
 from ..fast.hand.plugin import CompiledStrategy
 from ..strategies.registry import NAMES
 from ..strategies.search import resolve_search
+from ..strategies.weighted import FILE_PREFIX, load_player
 
 PLUGIN_PATH = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*:[A-Za-z_]\w*", re.ASCII)
 """An import path ``package.module:function`` (Python identifiers around one colon)."""
@@ -198,6 +202,20 @@ def _user_files(roots: list[Any]) -> set[str]:
     return files
 
 
+def player_files(lineups: Iterable[Iterable[str]]) -> dict[str, str]:
+    """The saved players ``lineups`` name (``"file:..."`` entries), each with the SHA-256 of its
+    file, in order of first appearance: a sweep's plan holds them, so a folder whose chunks one
+    version of a player played is not resumed with another.
+
+    >>> player_files([("random", "bully")])
+    {}
+    """
+    entries = dict.fromkeys(e for lineup in lineups for e in lineup
+                            if isinstance(e, str) and e.startswith(FILE_PREFIX))
+    return {e: hashlib.sha256(Path(e[len(FILE_PREFIX):]).read_bytes()).hexdigest()
+            for e in entries}
+
+
 def plugin_paths(lineups: Iterable[Iterable[str]]) -> list[str]:
     """The distinct plug-in paths of ``lineups``, in order of first appearance.
 
@@ -209,7 +227,7 @@ def plugin_paths(lineups: Iterable[Iterable[str]]) -> list[str]:
 
 def _names_plugin(entry: str) -> bool:
     """Whether a (checked) line-up entry is a plug-in's path: not a built-in, not a search."""
-    if entry in NAMES or not is_plugin_path(entry):
+    if entry in NAMES or entry.startswith(FILE_PREFIX) or not is_plugin_path(entry):
         return False
     try:
         return resolve_search(entry) is None
@@ -237,11 +255,17 @@ def refusal(entry: Any) -> str | None:
     >>> refusal("mc:20") is None
     True
     >>> print(refusal("magic"))
-    it is neither a built-in name, nor a search with a budget, nor an import path 'package.module:function'
+    it is neither a built-in name, nor a search with a budget, nor an import path 'package.module:function', nor a saved player 'file:player.npz'
     """
     if not isinstance(entry, str):
         return "it is not a string"
     if entry in NAMES:
+        return None
+    if entry.startswith(FILE_PREFIX):
+        try:
+            load_player(entry[len(FILE_PREFIX):])
+        except ValueError as error:
+            return _clause(_first_line(error))
         return None
     try:
         if resolve_search(entry) is not None:
@@ -255,7 +279,7 @@ def refusal(entry: Any) -> str | None:
             return error.reason
         return None
     return ("it is neither a built-in name, nor a search with a budget, nor an import path "
-            "'package.module:function'")
+            "'package.module:function', nor a saved player 'file:player.npz'")
 
 
 def playable(lineup: tuple[str, ...]) -> list[Any]:

@@ -47,6 +47,7 @@ from ..rules import Rules
 from ..stats import side_shares, z_value
 from ..strategies.lineup import BUILTINS, resolve
 from ..strategies.search import resolve_search
+from ..strategies.weighted import player_of
 from .play import check_count, check_engine, check_rules, long_hands, simulate
 
 CHUNK = 250_000
@@ -79,9 +80,10 @@ def _check_strategy(param: str, strategy: Any, engine: str) -> Any:
                          f"Python strategy), not one per seat, but {strategy!r} was passed.")
     if engine == "fast":
         if not (isinstance(strategy, str) and strategy in BUILTINS) and \
-                resolve_search(strategy) is None:
+                resolve_search(strategy) is None and player_of(strategy) is None:
             raise ValueError(f"The value for `{param}` must be a built-in strategy name (one of "
-                             f"{builtins}; a search with a budget as 'mc:200') with "
+                             f"{builtins}; a search with a budget as 'mc:200'; a weighted "
+                             f"player or 'file:player.npz') with "
                              f"engine='fast', but {strategy!r} was passed; run Python strategies "
                              f"with engine='reference'.")
         return strategy

@@ -316,6 +316,8 @@ class CompiledStrategy:
             raise
 
     def choose(self, view: Any, moves: Sequence, rng: Any) -> Any:
+        """The move the compiled function chooses, when the strategy plays in the reference
+        engine."""
         from ...tiles import tile_id
 
         rules = view.rules
