@@ -94,12 +94,14 @@ def check_limit(name: str, value: Any, low: int = 1, most: int = MAX_LIMIT) -> i
     >>> check_limit("max_states", float("nan"))
     Traceback (most recent call last):
     ...
-    ValueError: The value for `max_states` must be an integer from 1 to 2**62, but nan was passed.
+    ValueError: The value for `max_states` must be a positive integer of at most 2**62, but nan was passed.
     """
     import numbers
 
     if isinstance(value, bool) or not isinstance(value, numbers.Integral) or \
             not low <= int(value) <= most:
         shown = "2**62" if most == MAX_LIMIT else f"{most:,}"
-        raise refuse(name, f"an integer from {low:,} to {shown}", value)
+        allowed = (f"a positive integer of at most {shown}" if low == 1
+                   else f"an integer from {low:,} to {shown}")
+        raise refuse(name, allowed, value)
     return int(value)

@@ -82,7 +82,7 @@ def test_play_command_ctrl_c_at_the_prompt_is_one_line(monkeypatch, capsys):
 @pytest.mark.parametrize("argv, message", [
     (["--hand", str(2**64)], "The value for `--hand` must be an integer from 0 to "),
     (["--seed", "-1"], "The value for `--seed` must be an integer from 0 to 2**63 - 1"),
-    (["--budget", "0"], "The value for `--budget` must be an integer from 1 to "),
+    (["--budget", "0"], "The value for `--budget` must be a positive integer of at most "),
     (["--save", ""], "The value for `--save` must be the name of a file"),
     (["--save", "/"], "The value for `--save` must be a file, not a folder"),
 ])

@@ -180,8 +180,8 @@ def test_from_deal_never_rounds_or_crashes_on_a_bad_tile(hands, boneyard, name):
 def test_exact_max_states_that_would_turn_the_guard_off_is_refused():
     rules = ds.Rules(max_pip=2, players=2, hand_size=2)
     for bad in (float("nan"), "abc", 2**63, 0, True, 1.5, None):
-        with pytest.raises(ValueError, match=r"^The value for `max_states` must be an integer "
-                           r"from 1 to 2\*\*62, but .* was passed\.$"):
+        with pytest.raises(ValueError, match=r"^The value for `max_states` must be a positive "
+                           r"integer of at most 2\*\*62, but .* was passed\.$"):
             ds.exact(rules, max_states=bad)
 
 
