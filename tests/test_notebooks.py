@@ -21,7 +21,8 @@ BUDGET_SECONDS = 120  # the issue's promise: every notebook in under two minutes
 def test_notebooks_are_there():
     assert [p.name for p in NOTEBOOKS] == ["01_quick_start.ipynb", "02_block_vs_draw.ipynb",
                                            "03_strategies.ipynb", "04_variants.ipynb",
-                                           "05_review.ipynb", "06_positions.ipynb"]
+                                           "05_review.ipynb", "06_positions.ipynb",
+                                           "07_players.ipynb"]
 
 
 _EXECUTED: dict[Path, tuple[nbformat.NotebookNode, float]] = {}
