@@ -39,7 +39,15 @@ from typing import Any
 
 from ..rules import PRESETS, Rules
 from ..tiles import full_set, label, n_tiles, tile_id
-from .game import Event, GameState, IllegalMoveError, Move, highest_double, score
+from .game import (
+    Event,
+    GameState,
+    IllegalMoveError,
+    Move,
+    highest_double,
+    opens_with_double,
+    score,
+)
 
 SCHEMA = "dominosim.hand/1"
 """The schema name written in every hand file; a file of another schema is refused."""
@@ -259,7 +267,7 @@ class Replay:
         state = self.state
         if state.ends:
             return state.to_move
-        if self.rules.opening == "any":
+        if not opens_with_double(self.rules):
             return self.rules.leader
         found = highest_double(state.hands, self.rules.max_pip)
         return -1 if found is None else found[0]
@@ -267,7 +275,7 @@ class Replay:
     def legal(self, seat: int) -> list[Move]:
         """The legal moves of ``seat`` as far as its known tiles tell."""
         state = self.state
-        if not state.ends and self.rules.opening == "highest_double":
+        if not state.ends and opens_with_double(self.rules):
             found = highest_double(state.hands, self.rules.max_pip)
             return [] if found is None or found[0] != seat else [Move(found[1], found[1][0])]
         return state.legal_moves(seat)
@@ -291,7 +299,7 @@ class Replay:
     def open(self, seat: int | None, tile: tuple[int, int]) -> int:
         """The opening play of ``tile`` (by ``seat`` when given); returns the opener."""
         state, rules = self.state, self.rules
-        if rules.opening == "any":
+        if not opens_with_double(rules):
             seat = rules.leader if seat is None else seat
             if seat != rules.leader:
                 raise IllegalMoveError(f"seat {rules.leader} leads")
