@@ -67,7 +67,8 @@ def move_key(move: Move) -> tuple[int, int]:
 
 class End(NamedTuple):
     """One open end of the layout: the suit it shows, and whether it is an unfilled arm of the
-    opening double (only meaningful under ``fill_opening_first``)."""
+    opening double (only meaningful under ``fill_opening_first``).
+    """
 
     suit: int
     empty_arm: bool = False
@@ -94,9 +95,16 @@ class Event:
     stitch_up: bool = False
     suits: tuple[int, ...] = ()
     how: str = ""
-    winning_side: int = -1
-    points: int = 0
-    pips: tuple[int, ...] = ()
+    winning_side: int | None = -1
+    points: int | None = 0
+    pips: tuple[int | None, ...] = ()
+
+    @property
+    def move(self) -> Move:
+        """The move of a play event: its tile on its suit (-1 for a lead)."""
+        if self.kind != "play" or self.tile is None:
+            raise refuse("kind", "'play' for a move", self.kind)
+        return Move(self.tile, self.suit)
 
 
 # ---------------------------------------------------------------------------------- the layout
@@ -141,7 +149,8 @@ def opening_ends(rules: Rules, tile: tuple[int, int]) -> list[End]:
 
 def playable_ends(rules: Rules, ends: Layout) -> Sequence[int]:
     """Indices of the ends a tile may go on, in order: only the empty arms of the opening double
-    while any remains under ``fill_opening_first``, every end otherwise."""
+    while any remains under ``fill_opening_first``, every end otherwise.
+    """
     # the arms of the opening double are the first ends of the list: look no further
     if rules.fill_opening_first and any(e.empty_arm for e in ends[:rules.opening_arms]):
         return [i for i, e in enumerate(ends) if e.empty_arm]
@@ -197,10 +206,11 @@ def ends_after(rules: Rules, ends: Layout, move: Move) -> tuple[list[End], int]:
 
 def layout_after(rules: Rules, ends: Layout, play: Event) -> list[End]:
     """The open ends after the play event ``play`` (the opening play if ``ends`` is empty): how
-    anyone who saw a hand's history rebuilds its layout."""
+    anyone who saw a hand's history rebuilds its layout.
+    """
     if not ends:
-        return opening_ends(rules, play.tile)
-    return ends_after(rules, ends, Move(play.tile, play.suit))[0]
+        return opening_ends(rules, play.move.tile)
+    return ends_after(rules, ends, play.move)[0]
 
 
 def layouts_before(rules: Rules, history: Sequence[Event]) -> Iterator[tuple[Event, list[End]]]:
@@ -221,7 +231,8 @@ def layouts_before(rules: Rules, history: Sequence[Event]) -> Iterator[tuple[Eve
 
 def legal_moves(rules: Rules, hand: Sequence[tuple[int, int]], ends: Layout) -> list[Move]:
     """The distinct legal moves of a hand on the open ends, in canonical order: ``(t, v)`` for
-    every tile ``t`` held and suit ``v`` of ``t`` shown by a playable end."""
+    every tile ``t`` held and suit ``v`` of ``t`` shown by a playable end.
+    """
     suits = playable_suits(rules, ends)
     moves = {Move(t, v) for t in hand for v in set(t) if v in suits}
     return sorted(moves, key=move_key)
@@ -260,7 +271,8 @@ def opens_with_double(rules: Rules) -> bool:
 
 def team_out(rules: Rules) -> bool:
     """The ``end`` rule: whether a hand ends only once a seat and its partner are both out, the
-    turn skipping seats that are out (``team_out``), rather than when one seat is out (``out``)."""
+    turn skipping seats that are out (``team_out``), rather than when one seat is out (``out``).
+    """
     if rules.end == "team_out":
         return True
     if rules.end == "out":
@@ -289,7 +301,8 @@ def may_draw(rules: Rules, drawable: int, drew: bool) -> bool:
 # ------------------------------------------------------------------------------ turns and the end
 def next_seat(rules: Rules, hands: Sequence[Sequence[tuple[int, int]]], seat: int) -> int:
     """Who moves after ``seat``: the seat to its left, skipping seats that are out under
-    ``end='team_out'``."""
+    ``end='team_out'``.
+    """
     nxt = left_of(rules.players, seat)
     if team_out(rules):
         while not hands[nxt]:
@@ -299,7 +312,8 @@ def next_seat(rules: Rules, hands: Sequence[Sequence[tuple[int, int]]], seat: in
 
 def ends_by_out(rules: Rules, hands: Sequence[Sequence[tuple[int, int]]], seat: int) -> bool:
     """Whether ``seat``'s play ends the hand: it is out, and under ``team_out`` so is its
-    partner."""
+    partner.
+    """
     if hands[seat]:
         return False
     return not team_out(rules) or all(not hands[s] for s in rules.seats_of(rules.side_of(seat)))
@@ -307,7 +321,8 @@ def ends_by_out(rules: Rules, hands: Sequence[Sequence[tuple[int, int]]], seat: 
 
 def is_blocked(holding: set[int], knocked: set[int], drawable: int) -> bool:
     """Whether the hand is blocked: every seat still holding tiles has knocked since the last play,
-    and no tile can be drawn."""
+    and no tile can be drawn.
+    """
     return drawable == 0 and holding <= knocked
 
 
@@ -332,8 +347,8 @@ class GameState:
     over: bool = False
     how: str = ""
     out_seat: int = -1
-    winning_side: int = -1
-    points: int = 0
+    winning_side: int | None = -1
+    points: int | None = 0
     stitch_ups: list[int] = field(default_factory=list)
     seen: list[list[Event]] = field(default_factory=list)
     """What each seat has seen of :attr:`events`: other seats' drawn tiles hidden."""
@@ -401,12 +416,14 @@ class GameState:
 
     def may_draw(self, seat: int) -> bool:
         """Whether ``seat``, if it has no legal move, takes a sleeping tile now (the rule:
-        :func:`may_draw`). A seat with no move that may not draw knocks."""
+        :func:`may_draw`). A seat with no move that may not draw knocks.
+        """
         return may_draw(self.rules, self.drawable(), self._drew_this_turn(seat))
 
     def must_draw(self, seat: int) -> bool:
         """Whether ``seat`` must now take a sleeping tile: it has no legal move and
-        :meth:`may_draw`."""
+        :meth:`may_draw`.
+        """
         return self.may_draw(seat) and not self.legal_moves(seat)
 
     def _next_seat(self, seat: int) -> int:
@@ -430,7 +447,8 @@ class GameState:
 
     def open_with_highest_double(self) -> Move:
         """The forced opening: the holder of the highest double leads it. Raises if no seat holds a
-        double (the deal must be redealt)."""
+        double (the deal must be redealt).
+        """
         found = highest_double(self.hands, self.rules.max_pip)
         if found is None:
             raise IllegalMoveError("No seat holds a double: the deal must be redealt.")
@@ -441,7 +459,7 @@ class GameState:
     def lead(self, move: Move) -> None:
         """The opening under ``opening='any'``: the leader puts any tile of its hand down."""
         seat = self.rules.leader
-        if self.ends or opens_with_double(self.rules):
+        if self.ends or opens_with_double(self.rules) or seat is None:
             raise IllegalMoveError("A lead is only for the first play under opening='any'.")
         if move not in self.legal_moves(seat):
             raise IllegalMoveError(f"Seat {seat} cannot lead {move}.")
@@ -449,7 +467,8 @@ class GameState:
 
     def play(self, seat: int, move: Move) -> int:
         """Play ``move`` for ``seat`` (who must be to move and the move legal); returns the index of
-        the end it went on: the first playable end showing the move's suit."""
+        the end it went on: the first playable end showing the move's suit.
+        """
         self._check_turn(seat)
         try:
             if move.tile not in self.hands[seat]:

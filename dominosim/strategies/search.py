@@ -80,7 +80,7 @@ class SearchStrategy:
     """
 
     def __init__(self, kind: str, budget: int | None = None, omniscient: bool = False) -> None:
-        if kind not in KINDS:
+        if not isinstance(kind, str) or kind not in KINDS:
             raise ValueError(f"The value for `kind` must be one of 'mc', 'ismcts', 'pimc', but "
                              f"{kind!r} was passed.")
         if budget is None:
@@ -126,6 +126,7 @@ class SearchStrategy:
         return TABLE_BITS if self.kind == "pimc" else 0
 
     def __repr__(self) -> str:
+        """The strategy's name, as a line-up writes it."""
         return f"SearchStrategy({self.name!r})"
 
     def _arrays(self, rules: Rules) -> tuple:
@@ -140,6 +141,7 @@ class SearchStrategy:
         return self._scratch[rules]
 
     def choose(self, view: SeatView, moves: Sequence[Move], rng: Stream) -> Move:
+        """The move whose sampled play-outs score best (the lead under ``opening='any'``: as ``bully``)."""
         if moves[0].suit < 0:  # the lead under opening='any'
             return max(moves, key=heaviest_move)
         from ..fast.core.params import rule_params
@@ -166,12 +168,13 @@ class SearchStrategy:
 def position_board(view: SeatView, pub: np.ndarray, omniscient: bool = False) -> tuple:
     """The position as the compiled search reads it: a :class:`~dominosim.fast.core.board.Board` and
     the length of the public log written into ``pub``. Only an ``omniscient`` view's hidden hands
-    and boneyard are filled in."""
+    and boneyard are filled in.
+    """
     from ..fast.core.board import board_of
 
     rules = view.rules
     known = {view.seat: view.hand}
-    bone: list = []
+    bone: Sequence[tuple[int, int]] = ()
     if omniscient:
         if view.hidden is None:
             raise ValueError("An omniscient strategy needs the hidden hands (SeatView.hidden), "
@@ -255,13 +258,14 @@ def PIMC(samples: int = 50) -> SearchStrategy:
 def public_log(view: SeatView, out: np.ndarray) -> int:
     """Write ``view``'s public history as the compiled sampler's log (see
     :mod:`dominosim.fast.search.consistent`) into ``out``; return its length. A draw records the suits
-    then playable (the drawer held none of them), read from the game's own layout rules."""
+    then playable (the drawer held none of them), read from the game's own layout rules.
+    """
     from ..fast.core.board import PUB_DRAW, PUB_KNOCK, PUB_PLAY
 
     n = 0
     for ev, ends in layouts_before(view.rules, view.history):
         if ev.kind == "play":
-            out[n] = PUB_PLAY, ev.seat, tile_id(ev.tile)
+            out[n] = PUB_PLAY, ev.seat, tile_id(ev.move.tile)
         elif ev.kind == "draw":
             out[n] = PUB_DRAW, ev.seat, _suit_mask(playable_suits(view.rules, ends))
         elif ev.kind == "knock":

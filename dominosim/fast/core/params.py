@@ -79,14 +79,22 @@ OMNISCIENT = np.array([i in _BY_CODE and _BY_CODE[i].omniscient
                        for i in range(max(_BY_CODE) + 1)], dtype=np.bool_)
 """By strategy code: whether the search sees the hidden hands."""
 
-Lineup = namedtuple("Lineup", ["codes", "budgets", "plugins"])
+S_WEIGHTED = STRATEGY_CODES["tuned"].code
+"""The code of every weighted player (``tuned``, a ``ds.Weighted``, a ``"file:"`` player); its
+weights travel in ``Lineup.weights``."""
+
+Lineup = namedtuple("Lineup", ["codes", "budgets", "plugins", "weights"])
 """By seat (``int64`` arrays): the strategy's code, its search budget (0 when it does not search)
-and the address of the plug-in it plays (0 for none)."""
+and the address of the plug-in it plays (0 for none); ``weights``: by seat, a weighted player's
+weights over the decision features (``float64``, seats x features), or None when no seat plays
+one (the weighted player is then not compiled into the kernel)."""
 
 
-def lineup_arrays(codes, budgets=None, plugins=None) -> Lineup:
-    """A :class:`Lineup` from per-seat sequences (budgets and plug-ins default to zeros)."""
+def lineup_arrays(codes, budgets=None, plugins=None, weights=None) -> Lineup:
+    """A :class:`Lineup` from per-seat sequences (budgets and plug-ins default to zeros, weights
+    to None)."""
     codes = np.asarray(codes, dtype=np.int64)
     zeros = np.zeros(len(codes), dtype=np.int64)
     return Lineup(codes, zeros.copy() if budgets is None else np.asarray(budgets, dtype=np.int64),
-                  zeros.copy() if plugins is None else np.asarray(plugins, dtype=np.int64))
+                  zeros.copy() if plugins is None else np.asarray(plugins, dtype=np.int64),
+                  None if weights is None else np.ascontiguousarray(weights, dtype=np.float64))
