@@ -45,6 +45,8 @@ LAYERS = {
     "dominosim.batch": 6, "dominosim.report": 6, "dominosim.cli": 6, "dominosim.__main__": 6,
     # a hand played at the terminal or in a notebook, reviewed at the end
     "dominosim.play": 6,
+    # the game-AI frameworks' adapters (optional extras): they play hands and draw positions
+    "dominosim.openspiel": 6, "dominosim.pettingzoo": 6,
     # fitted players: the decisions met in play, tuning (plays duplicate deals), the fit command
     "dominosim.players": 6,
     # 7. the public face: the package itself
@@ -229,6 +231,31 @@ def test_old_package_paths_still_work():
     assert report.main is main and strategies.resolve is resolve
     with pytest.raises(AttributeError):
         reference.not_a_name  # noqa: B018
+
+
+def _eager_imports(init: Path, name: str) -> list[str]:
+    """The modules of the package that ``init`` (the ``__init__.py`` of package ``name``) imports
+    when it is imported: its module-level imports, not those inside its functions."""
+    found = []
+    for node in ast.parse(init.read_text()).body:
+        if isinstance(node, ast.ImportFrom):
+            module = _resolve(name, node.level, node.module) if node.level else node.module
+            found.append(module or "")
+        elif isinstance(node, ast.Import):
+            found += [alias.name for alias in node.names]
+    return [m for m in found if m.startswith("dominosim.")]
+
+
+def test_the_reference_package_loads_none_of_its_modules_when_imported(tmp_path):
+    """``reference/`` holds layer 3 (the rules, the transcript, the hand file) and layer 5 (the
+    hand loop, which asks the strategies): importing its rules runs its ``__init__.py`` first, so
+    that file loads none of its modules (the loop's names are forwarded on first use)."""
+    assert _layer("dominosim.reference.game") < _layer("dominosim.strategies.view") \
+        < _layer("dominosim.reference.hand")
+    assert _eager_imports(PACKAGE / "reference" / "__init__.py", "dominosim.reference") == []
+    eager = tmp_path / "__init__.py"
+    eager.write_text("from .hand import HandLog\n\ndef f():\n    from .game import Move\n")
+    assert _eager_imports(eager, "dominosim.reference") == ["dominosim.reference.hand"]
 
 
 # The compiled engine's sub-packages, lowest first (docs/engine.md): each imports only from the

@@ -80,7 +80,7 @@ class SearchStrategy:
     """
 
     def __init__(self, kind: str, budget: int | None = None, omniscient: bool = False) -> None:
-        if kind not in KINDS:
+        if not isinstance(kind, str) or kind not in KINDS:
             raise ValueError(f"The value for `kind` must be one of 'mc', 'ismcts', 'pimc', but "
                              f"{kind!r} was passed.")
         if budget is None:

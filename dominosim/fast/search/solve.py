@@ -59,6 +59,9 @@ EXACT, LOWER, UPPER = 1, 2, 3
 KIND_PLAY, KIND_LEAD, KIND_DOUBLE = 0, 1, 2
 """Root moves: a play on an end, the lead of ``opening='any'``, the highest double's opening."""
 C_NODES, C_LIMIT, C_ABORTED, C_ROOT_SIDE, C_OBJECTIVE, C_SALT = range(6)
+C_CAP = 6
+"""A sampled world's node limit when positive (a move analysis's ``max_nodes``), else
+:data:`~dominosim.fast.search.pimc.WORLD_NODES`."""
 F_ALPHA, F_BETA, F_LOW, F_HIGH, F_BEST, F_CODE, F_NEXT, F_N, F_MAX, F_SEAT, F_SLOT = range(11)
 """A level's frame: its window now and as entered, its best value and move so far, the next move
 to try and how many, whether its seat maximises, the seat, its table slot."""
