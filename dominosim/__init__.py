@@ -19,6 +19,7 @@ from .rules import PRESETS, Rules
 from .simulation.check import CheckReport, check_strategy
 from .simulation.duplicate import Comparison, Tournament, bradley_terry, compare, tournament
 from .simulation.play import replay, simulate, simulate_matches
+from .simulation.warm import warm
 from .solver import Position, Solution, analyze, exact, solve
 from .solver.review import review
 from .strategies.lineup import BUILTINS, SEARCHES, STYLES
@@ -69,4 +70,5 @@ __all__ = [
     "simulate",
     "simulate_matches",
     "transcript",
+    "warm",
 ]

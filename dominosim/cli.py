@@ -45,12 +45,41 @@ def _play(argv: list[str], prog: str) -> int:
     return play_main(argv, prog=prog)
 
 
+def _warm(argv: list[str], prog: str) -> int:
+    import argparse
+
+    from .batch.api import cell_kernels
+    from .batch.run import tasks_of
+    from .batch.sweep import default_sweep, load_sweep
+    from .simulation.warm import compile_all
+
+    parser = argparse.ArgumentParser(
+        prog=prog, description="Compile the compiled engine's kernels that a sweep needs (default: "
+        "the built-in sweep), on every core at once, into numba's disk cache, so that the sweep, "
+        "and any run of the same games and line-ups, starts without compiling.")
+    parser.add_argument("sweep", nargs="?", metavar="SWEEP.toml", help="a sweep file")
+    parser.add_argument("--jobs", type=int, metavar="N",
+                        help="worker processes (default: every core)")
+    args = parser.parse_args(argv)
+    try:
+        sweep = load_sweep(args.sweep) if args.sweep else default_sweep()
+        kernels = list(dict.fromkeys(cell_kernels(sweep, tasks_of(sweep, done=())).values()))
+        table = compile_all(kernels, n_jobs=args.jobs)
+    except ValueError as e:
+        parser.exit(2, f"{prog}: error: {e}\n")
+    print(table.to_string(index=False))
+    failed = table[table["status"].str.startswith("failed")]
+    return 1 if len(failed) else 0
+
+
 COMMANDS: dict[str, tuple[str, Callable[[list[str], str], int]]] = {
     "batch": ("play a sweep file (default: the built-in sweep) into Parquet results, a summary "
               "and a report", _batch),
     "report": ("regenerate the Markdown reports and figures of reports/", _report),
     "play": ("play a hand at the terminal against any strategies, then see the review of your "
              "decisions", _play),
+    "warm": ("compile the engine's kernels of a sweep (default: the built-in sweep) ahead of "
+             "time, on every core at once", _warm),
 }
 """The subcommands: name -> (one-line help, runner taking the remaining arguments and a prog).
 A new one (say ``play``, a hand at the terminal) is one more entry; ``--help`` lists it."""

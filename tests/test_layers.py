@@ -25,7 +25,7 @@ LAYERS = {
     "dominosim.display": 1, "dominosim.progress": 1,
     "dominosim.strategies.registry": 1,
     "dominosim.fast.jit": 1, "dominosim.fast.bits": 1, "dominosim.fast.gates": 1,
-    "dominosim.fast.rng": 1,
+    "dominosim.fast.rng": 1, "dominosim.fast.diskcache": 1,
     # 2. rules and what the records of a hand are
     "dominosim.rules": 2, "dominosim.records": 2, "dominosim.stats": 2, "dominosim.summary": 2,
     "dominosim.fast.params": 2, "dominosim.fast.shape": 2, "dominosim.fast.board": 2,

@@ -7,6 +7,8 @@ from pathlib import Path
 
 import numba
 
+from . import diskcache  # noqa: F401 - concurrent processes take turns adding to numba's index
+
 jit = numba.njit(cache=True, nogil=True)
 """Decorator for every kernel: compiled once, cached on disk, releasing the GIL."""
 
