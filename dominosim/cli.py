@@ -40,7 +40,7 @@ def _report(argv: list[str], prog: str) -> int:
 
 
 def _play(argv: list[str], prog: str) -> int:
-    from .interactive import main as play_main
+    from .play import main as play_main
 
     return play_main(argv, prog=prog)
 

@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 
 from . import sides
+from .checks import refuse
 from .tiles import n_tiles
 
 OPENINGS = ("highest_double", "any")
@@ -55,18 +56,13 @@ _PRESET_FIELDS: dict[str, dict[str, Any]] = {
 }
 
 
-def _refuse(field: str, allowed: str, value: Any) -> ValueError:
-    shown = " ".join(repr(value).split())  # one line, even for an array's repr
-    return ValueError(f"The value for `{field}` must be {allowed}, but {shown} was passed.")
-
-
 def _check_int(field: str, value: Any, low: int, high: int | None, allowed: str) -> int:
     """``value`` as a plain ``int``: Python and NumPy integers only (not bools, not floats)."""
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
-        raise _refuse(field, allowed, value)
+        raise refuse(field, allowed, value)
     value = int(value)
     if value < low or (high is not None and value > high):
-        raise _refuse(field, allowed, value)
+        raise refuse(field, allowed, value)
     return value
 
 
@@ -74,13 +70,13 @@ def _check_choice(field: str, value: Any, choices: tuple[str, ...]) -> str:
     # Compared as a plain str: an array or other object must not reach ``in`` (its truth value
     # may be ambiguous or its equality lenient).
     if not isinstance(value, str) or value not in choices:
-        raise _refuse(field, "one of " + ", ".join(repr(c) for c in choices), value)
+        raise refuse(field, "one of " + ", ".join(repr(c) for c in choices), value)
     return str(value)
 
 
 def _check_bool(field: str, value: Any) -> bool:
     if not isinstance(value, (bool, np.bool_)):
-        raise _refuse(field, "True or False", value)
+        raise refuse(field, "True or False", value)
     return bool(value)
 
 
@@ -159,12 +155,12 @@ class Rules:
                    f"dealt to {self.players} players)"))
         self._store("partnerships", _check_bool("partnerships", self.partnerships))
         if self.partnerships and self.players not in (4, 6, 8, 10):
-            raise _refuse("partnerships", "False, or True only with 4, 6, 8 or 10 players "
+            raise refuse("partnerships", "False, or True only with 4, 6, 8 or 10 players "
                           f"(there are {self.players})", self.partnerships)
         self._store("opening", _check_choice("opening", self.opening, OPENINGS))
         if self.opening == "highest_double":
             if self.leader is not None:
-                raise _refuse("leader", "None with opening='highest_double' (the holder of the "
+                raise refuse("leader", "None with opening='highest_double' (the holder of the "
                               "highest double leads)", self.leader)
         else:
             if self.leader is None:
@@ -180,20 +176,20 @@ class Rules:
             else f"an integer from 0 to the boneyard size, {self.boneyard_size}"))
         self._store("opening_arms", _check_int("opening_arms", self.opening_arms, 2, 4, "2 or 4"))
         if self.opening_arms == 3:
-            raise _refuse("opening_arms", "2 or 4", self.opening_arms)
+            raise refuse("opening_arms", "2 or 4", self.opening_arms)
         self._store("fill_opening_first", _check_bool("fill_opening_first", self.fill_opening_first))
         if self.opening == "any" and (self.opening_arms == 4 or self.fill_opening_first):
             field = "opening_arms" if self.opening_arms == 4 else "fill_opening_first"
-            raise _refuse(field, "2 arms without fill first when opening='any' (a cross needs a "
+            raise refuse(field, "2 arms without fill first when opening='any' (a cross needs a "
                           "double at its centre)", getattr(self, field))
         self._store("doubles_branch", _check_bool("doubles_branch", self.doubles_branch))
         self._store("end", _check_choice("end", self.end, ENDS))
         if self.end == "team_out" and not self.partnerships:
-            raise _refuse("end", "'out' without partnerships ('team_out' needs partnerships)",
+            raise refuse("end", "'out' without partnerships ('team_out' needs partnerships)",
                           self.end)
         self._store("scoring", _check_choice("scoring", self.scoring, SCORINGS))
         if self.scoring == "balance" and self.partnerships:
-            raise _refuse("scoring", "'game' or 'spots' with partnerships ('balance' is for "
+            raise refuse("scoring", "'game' or 'spots' with partnerships ('balance' is for "
                           "individual play)", self.scoring)
         self._store("target", _check_int("target", self.target, 1, None, "an integer of 1 or more"))
 

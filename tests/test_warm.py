@@ -13,7 +13,7 @@ import pytest
 import dominosim as ds
 from dominosim.batch.api import startup_line
 from dominosim.fast import engine as fast
-from dominosim.fast.diskcache import on_disk as entry_on_disk
+from dominosim.fast.core.diskcache import on_disk as entry_on_disk
 from dominosim.simulation.warm import (
     Compiler,
     estimate_seconds,

@@ -48,9 +48,19 @@ from .output import (
     table_bytes,
     versions,
 )
-from .run import Progress, Task, encode, play, play_and_encode, run_dask, run_local, tasks_of
+from .run import (
+    Progress,
+    Task,
+    encode,
+    play,
+    play_and_encode,
+    run_dask,
+    run_local,
+    task_of,
+    tasks_of,
+)
 from .store import Store, write_atomic
-from .sweep import Sweep
+from .sweep import Chunk, Sweep
 
 
 @dataclass
@@ -316,8 +326,9 @@ def dry_run(sweep: Sweep, out: str | Path | None = None, *, jobs: int | None = N
         if chunks:
             index = next(j for j in range(per_cell) if (cell.index, j) not in done)
             start = index * sweep.chunk_size
-            first = Task(cell.index, index, start, min(sweep.chunk_size, sweep.hands - start),
-                         cell.rules, cell.lineup, sweep.seed, sweep.keep, forms[cell.index])
+            first = task_of(sweep, Chunk(cell.index, index, start,
+                                         min(sweep.chunk_size, sweep.hands - start)),
+                            forms[cell.index])
             seconds = _estimate(first, sample, jobs) * hands
         total += seconds
         rows.append({"cell": cell.index, "rules, players, line-up": cell.label,

@@ -41,7 +41,7 @@ from typing import Any
 
 import numba
 
-from ..fast.plugin import CompiledStrategy
+from ..fast.hand.plugin import CompiledStrategy
 from ..strategies.registry import NAMES
 from ..strategies.search import resolve_search
 

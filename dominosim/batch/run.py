@@ -37,17 +37,14 @@ from .dataset import ChunkForm, chunk_forms
 from .lineups import playable
 from .output import encode_hands, encode_sums, engine_version, versions
 from .store import Store, chunk_path
-from .sweep import Sweep
+from .sweep import Chunk, Sweep
 
 
 @dataclass(frozen=True)
-class Task:
-    """One chunk to play: everything a worker needs, and nothing else (it is sent to Dask)."""
+class Task(Chunk):
+    """One chunk to play (the :class:`~dominosim.batch.sweep.Chunk`, and what its cell says):
+    everything a worker needs, and nothing else (it is sent to Dask)."""
 
-    cell: int
-    index: int
-    start: int
-    n: int
     rules: Rules
     lineup: tuple[str, ...]
     seed: int
@@ -60,9 +57,15 @@ def tasks_of(sweep: Sweep, done: Iterable[tuple[int, int]]) -> list[Task]:
     """The chunks of ``sweep`` not among ``done`` (``(cell, chunk)`` pairs), in sweep order."""
     done = set(done)
     forms = chunk_forms(sweep, engine_version(), versions())
-    return [Task(c.cell, c.index, c.start, c.n, sweep.cells[c.cell].rules,
-                 sweep.cells[c.cell].lineup, sweep.seed, sweep.keep, forms[c.cell])
-            for c in sweep.chunks() if (c.cell, c.index) not in done]
+    return [task_of(sweep, c, forms[c.cell]) for c in sweep.chunks()
+            if (c.cell, c.index) not in done]
+
+
+def task_of(sweep: Sweep, chunk: Chunk, form: ChunkForm | None) -> Task:
+    """The task of playing ``chunk`` of ``sweep`` (``form``: how its files are written)."""
+    cell = sweep.cells[chunk.cell]
+    return Task(chunk.cell, chunk.index, chunk.start, chunk.n, cell.rules, cell.lineup,
+                sweep.seed, sweep.keep, form)
 
 
 def play(task: Task, n_jobs: int | None = None) -> Summary | pd.DataFrame:

@@ -37,6 +37,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ..checks import refuse
 from ..rng import check_seed
 from ..rules import PRESETS, Rules
 from ..strategies.registry import NAMES as STRATEGY_IDS
@@ -185,10 +186,7 @@ class Sweep:
 
 
 def _refuse(key: str, allowed: str, value: Any) -> ValueError:
-    shown = " ".join(repr(value).split())
-    if len(shown) > 200:
-        shown = shown[:200] + "..."
-    return ValueError(f"The value for `{key}` must be {allowed}, but {shown} was passed.")
+    return refuse(key, allowed, value, limit=200)
 
 
 def _check_limits(key: str, hands: int, chunk_size: int, n_cells: int, keep: str) -> None:

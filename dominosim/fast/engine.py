@@ -1,7 +1,7 @@
 """Python entry points of the compiled engine: validate, prepare arrays, call the kernels.
 
 :func:`prepare` turns rules and a line-up into a :class:`Run` (the kernels' parameters, the
-line-up's codes, the :class:`~dominosim.fast.shape.Shape` that picks the specialised kernel); the
+line-up's codes, the :class:`~dominosim.fast.core.shape.Shape` that picks the specialised kernel); the
 functions below play it.
 
 Examples
@@ -32,8 +32,7 @@ from ..rules import Rules
 from ..strategies.lineup import per_seat
 from ..strategies.search import resolve_search, search_error, table_states
 from ..tiles import tile_of
-from . import kernel as k
-from .board import (
+from .core.board import (
     EV_DRAW,
     EV_END_INDEX,
     EV_KIND,
@@ -44,12 +43,13 @@ from .board import (
     EV_SUIT,
     EV_TILE,
 )
-from .driver import logged, rows_of, summary_width, sums_of
-from .params import PLUGIN, STRATEGY_CODES, Lineup, Params, lineup_arrays, rule_params
-from .plugin import CompiledStrategy, raise_plugin_fault
-from .rng import deal_key, shuffle
-from .shape import Shape
-from .worlds import make_search_scratch
+from .core.params import PLUGIN, STRATEGY_CODES, Lineup, Params, lineup_arrays, rule_params
+from .core.rng import deal_key, shuffle
+from .core.shape import Shape
+from .hand import kernel as k
+from .hand.driver import logged, rows_of, summary_width, sums_of
+from .hand.plugin import CompiledStrategy, raise_plugin_fault
+from .search.worlds import make_search_scratch
 
 BLOCKS_PER_THREAD = 8
 
@@ -138,7 +138,7 @@ def _scratch(run: Run, n_events: int = 0) -> tuple:
 
 
 def row_of(run: Run) -> np.ndarray:
-    """One record row, as :func:`~dominosim.fast.driver.sums_of` fills it hand after hand."""
+    """One record row, as :func:`~dominosim.fast.hand.driver.sums_of` fills it hand after hand."""
     return np.zeros(k.n_record_cols(run.rules.players), dtype=np.int16)
 
 
@@ -196,7 +196,7 @@ def search_kind(run: Run) -> str:
 def entry_call(run: Run, keep: str, n: int = 0) -> tuple[Any, tuple]:
     """The compiled entry point that plays ``run`` with output ``keep`` and its arguments for
     hands ``0 .. n - 1`` (one block): what :func:`compile_kernel` calls and what
-    :func:`~dominosim.fast.diskcache.on_disk` looks up."""
+    :func:`~dominosim.fast.core.diskcache.on_disk` looks up."""
     seed, start, lo, hi = np.uint64(0), np.int64(0), np.int64(0), np.int64(n)
     if keep == "rows":
         out = np.zeros((n, k.n_record_cols(run.rules.players)), dtype=np.int16)
@@ -232,7 +232,7 @@ def play_rows(run: Run, seed: int, start: int, n: int,
 
 
 def play_summary(run: Run, seed: int, start: int, n: int, n_jobs: int | None = None) -> np.ndarray:
-    """Sums over hands ``start .. start + n - 1`` (layout in :mod:`dominosim.fast.driver`)."""
+    """Sums over hands ``start .. start + n - 1`` (layout in :mod:`dominosim.fast.hand.driver`)."""
     threads = check_jobs(n_jobs)
     blocks = _blocks(n, threads)
     acc = np.zeros((len(blocks), summary_width(run.rules.players)), dtype=np.float64)

@@ -311,9 +311,9 @@ def layout(log: Any, *, numbers: bool = True, width: float | None = None, ax: An
     """
     from matplotlib.patches import FancyBboxPatch, Patch
 
-    from ..reference.hand import HandLog
-
-    if not isinstance(log, HandLog):
+    # A hand log is known by what the picture reads, not by its class: the log's own notebook
+    # display calls this function, so importing the log's module here would close an import circle.
+    if not all(hasattr(log, name) for name in ("rules", "deals", "events", "record")):
         raise refuse("log", "a HandLog (from dominosim.replay)", type(log).__name__)
     tiles = place(log, width)
     xs = [t.x0 for t in tiles] + [t.x1 for t in tiles]

@@ -126,7 +126,7 @@ def _run_of(kernel: Kernel) -> Any:
 def on_disk(kernel: Kernel) -> bool:
     """Whether ``kernel`` is compiled already: in this process or in numba's disk cache."""
     from ..fast import engine as fast
-    from ..fast.diskcache import on_disk as entry_on_disk
+    from ..fast.core.diskcache import on_disk as entry_on_disk
 
     return entry_on_disk(*fast.entry_call(_run_of(kernel), kernel.keep))
 
@@ -149,10 +149,8 @@ class _Worker:
     a process whose threads may hold locks."""
 
     def __init__(self) -> None:
-        import dominosim
-
         env = dict(os.environ)
-        root = str(Path(dominosim.__file__).resolve().parents[1])  # this very dominosim
+        root = str(Path(__file__).resolve().parents[2])  # the folder of this very dominosim
         env["PYTHONPATH"] = os.pathsep.join(p for p in (root, env.get("PYTHONPATH")) if p)
         import numba
 

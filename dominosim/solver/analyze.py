@@ -6,7 +6,7 @@ strategies use). Each sample is a world with every tile known; in it each legal 
 
 * ``method="pimc"`` (perfect-information Monte Carlo): by the perfect-information solver
   (:func:`dominosim.solve`), every seat then playing perfectly with every tile known. The worlds
-  are drawn and solved by the compiled ``pimc`` search (:mod:`dominosim.fast.pimc`), world ``k``
+  are drawn and solved by the compiled ``pimc`` search (:mod:`dominosim.fast.search.pimc`), world ``k``
   from its own stream, on ``n_jobs`` threads: the values do not depend on the number of threads;
 * ``method="playout"``: by playing the hand out once with the ``continuation`` line-up (any
   strategy name or line-up :func:`dominosim.simulate` takes) in the reference engine (worlds from
@@ -77,9 +77,9 @@ class _Worlds:
     _scratch: dict[tuple, list] = {}
 
     def __init__(self, state: GameState, seat: int, moves, seed: int, n_jobs: int) -> None:
-        from ..fast.params import rule_params
-        from ..fast.shape import Shape
-        from ..fast.solve import OBJ_POINTS, OBJ_WIN
+        from ..fast.core.params import rule_params
+        from ..fast.core.shape import Shape
+        from ..fast.search.solve import OBJ_POINTS, OBJ_WIN
         from ..records import max_events
         from ..strategies.search import position_board, table_states
         from ..strategies.view import view_of
@@ -97,19 +97,19 @@ class _Worlds:
         key = (rules.n_tiles, rules.players, max_events(rules))
         pool = self._scratch.setdefault(key, [])
         while len(pool) < n_jobs:
-            from ..fast.worlds import make_search_scratch
+            from ..fast.search.worlds import make_search_scratch
 
             pool.append(make_search_scratch(rules.n_tiles, rules.players, max_events(rules), 1,
                                             table_states(rules), TABLE_BITS))
         self.pool = pool[:n_jobs]
-        from ..fast.worlds import set_root  # the consistent-deal table, once per thread
+        from ..fast.search.worlds import set_root  # the consistent-deal table, once per thread
 
         self.status = min(int(set_root(self.rp, seat, self.board, self.pub, self.n_pub, False, ss,
                                        self.seed)) for ss in self.pool)
 
     def values(self, k0: int, k1: int) -> tuple[np.ndarray, np.ndarray]:
         """``(win, points)`` of every move in worlds ``k0 <= k < k1`` (a row per world)."""
-        from ..fast.pimc import world_values
+        from ..fast.search.pimc import world_values
         from ..strategies.search import search_error
 
         if self.status < 0:

@@ -170,7 +170,7 @@ class _Game:
             playable=tuple(i in playable for i in range(len(ends))), history=history,
             tile_counts=tuple(len(h) for h in hands), boneyard_size=len(bone),
             known_lacks=lacks if lacks is not None else (frozenset(),) * p, opener=-1,
-            layout=tuple(ends))
+            layout=tuple(ends), to_move=seat)
 
     def choices(self, moves: list, hands, ends, bone, seat: int, lacks, plays) -> list:
         """The moves ``seat`` may make, each equally likely: all of them for ``random``, the

@@ -25,28 +25,14 @@ from __future__ import annotations
 
 import copy
 import numbers
-from dataclasses import dataclass
 from typing import Any
 
 from ..reference.game import Event, GameState, IllegalMoveError, Move, highest_double
 from ..rules import Rules
-from ..tiles import label, pips
+from ..strategies.view import SeatView, view_of
+from ..tiles import HIDDEN, label, pips
 
 __all__ = ["Position", "SeatView", "position_of"]
-
-
-@dataclass(frozen=True)
-class SeatView:
-    """What one seat sees of a :class:`Position`: its own tiles, every seat's tile count, the
-    boneyard's size, the open ends and the public history (other seats' drawn tiles hidden)."""
-
-    seat: int
-    hand: tuple[tuple[int, int], ...]
-    tile_counts: tuple[int, ...]
-    boneyard_size: int
-    ends: tuple[int, ...]
-    history: tuple[Event, ...]
-    to_move: int
 
 
 class Position:
@@ -193,15 +179,13 @@ class Position:
         return state.legal_moves(self.to_move)
 
     def view(self, seat: int) -> SeatView:
-        """What ``seat`` sees: its own tiles, the tile counts, the boneyard's size, the open ends
-        and the public history (other seats' drawn tiles hidden)."""
+        """What ``seat`` sees (:class:`dominosim.SeatView`, as a strategy sees it): its own tiles,
+        the tile counts, the boneyard's size, the open ends and the public history (other seats'
+        drawn tiles hidden)."""
         if not isinstance(seat, int) or not 0 <= seat < self.rules.players:
             raise ValueError(f"The value for `seat` must be a seat from 0 to "
                              f"{self.rules.players - 1}, but {seat!r} was passed.")
-        state = self._state
-        seen = tuple(e for e in state.seen[seat] if e.kind != "end")
-        return SeatView(seat, tuple(state.hands[seat]), tuple(len(h) for h in state.hands),
-                        len(state.boneyard), self.ends, seen, self.to_move)
+        return view_of(self._state, seat, to_move=self.to_move)
 
     # ------------------------------------------------------------------ display
     def __str__(self) -> str:
@@ -212,13 +196,13 @@ class Position:
                                   if self.ends else "empty (before the opening)"))
         for s, hand in enumerate(state.hands):
             mark = " <- to move" if s == self.to_move else ""
-            tiles = " ".join(_shown(t) for t in hand) or "(out)"
-            spots = "?" if _HIDDEN in hand else sum(pips(t) for t in hand)
+            tiles = " ".join(label(t) for t in hand) or "(out)"
+            spots = "?" if HIDDEN in hand else sum(pips(t) for t in hand)
             lines.append(f"seat {s} (side {rules.side_of(s)}, {len(hand)} tiles, "
                          f"{spots} pips): {tiles}{mark}")
         if rules.can_draw or state.boneyard:
             lines.append(f"boneyard ({len(state.boneyard)}, in draw order): "
-                         + (" ".join(_shown(t) for t in state.boneyard) or "empty"))
+                         + (" ".join(label(t) for t in state.boneyard) or "empty"))
         if state.over:
             side, points = self.outcome
             lines.append(f"over ({state.how}): " + (
@@ -229,13 +213,6 @@ class Position:
     def __repr__(self) -> str:
         return (f"Position({self.rules!r}, {sum(e.kind == 'play' for e in self._state.events)} "
                 f"tiles down, to move: {self.to_move})")
-
-
-_HIDDEN = (-1, -1)  # a tile nobody saw, in a typed-in game (dominosim.reference.handfile)
-
-
-def _shown(tile: tuple[int, int]) -> str:
-    return "?" if tile == _HIDDEN else label(tile)
 
 
 def _tile(rules: Rules, tile: Any, name: str) -> tuple[int, int]:

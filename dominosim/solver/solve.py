@@ -4,7 +4,7 @@ Every hand and the boneyard's order are known to all and every seat plays perfec
 sides (two players, or two partnerships) this is the zero-sum minimax of the hand; with three or
 more sides the other sides play as one coalition minimising the value of the side to move (the
 pessimistic value: what that side can guarantee whatever the others do). The search is compiled
-(:mod:`dominosim.fast.solve`): alpha-beta with a transposition table and move ordering, applying
+(:mod:`dominosim.fast.search.solve`): alpha-beta with a transposition table and move ordering, applying
 moves by the compiled engine's one turn, so every game and rule option is solved by the rules the
 engines play.
 
@@ -79,7 +79,7 @@ class Solution:
 
 
 def _stack(rules, core, table_bits: int):
-    from ..fast.solve import make_stack
+    from ..fast.search.solve import make_stack
 
     key = (rules.n_tiles, rules.players, core.words, table_bits)
     if key not in _STACKS:
@@ -90,7 +90,7 @@ def _stack(rules, core, table_bits: int):
 
 def load_root(state: GameState, stack, rp) -> None:
     """Write the reference state ``state`` into level 0 of the solver's stack."""
-    from ..fast import board as fb
+    from ..fast.core import board as fb
 
     stack.hands[0].fill(0)
     for s, hand in enumerate(state.hands):
@@ -196,11 +196,11 @@ def solve_state(state: GameState, moves: list[Move], objective: str,
     """The compiled search on a reference state whose seat to move has the legal ``moves`` (or
     opens): each move's value to its side (``win``: 2 a win, 1 a tie, 0 a loss; ``win_points``,
     the ``pimc`` strategy's objective: ``win * WIN_UNIT + points``, see
-    :mod:`dominosim.fast.solve`) and the nodes visited. Arguments are not checked (see
+    :mod:`dominosim.fast.search.solve`) and the nodes visited. Arguments are not checked (see
     :func:`solve`)."""
-    from ..fast.params import rule_params
-    from ..fast.shape import Shape
-    from ..fast.solve import (
+    from ..fast.core.params import rule_params
+    from ..fast.core.shape import Shape
+    from ..fast.search.solve import (
         C_LIMIT,
         C_NODES,
         C_OBJECTIVE,

@@ -1,6 +1,6 @@
 """The strategy registry: every built-in strategy's name, kind, compiled code and what it needs.
 
-This is the one table of built-in names. The compiled engine (:mod:`dominosim.fast.params`) takes
+This is the one table of built-in names. The compiled engine (:mod:`dominosim.fast.core.params`) takes
 its codes from here, the batch runner checks a sweep's line-ups against it, and
 :mod:`dominosim.strategies.lineup` builds the Python strategies in its order. The codes are part of
 the compiled kernels' dispatch: never renumber them.

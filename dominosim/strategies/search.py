@@ -3,9 +3,9 @@ perfect-information Monte Carlo (``pimc``).
 
 All sample the tiles they cannot see uniformly from the deals consistent with everything public
 (hand sizes, plays, knocks, draws: :mod:`dominosim.strategies.sampler`, compiled in
-:mod:`dominosim.fast.consistent`). ``mc`` and ``ismcts`` play positions out with uniform random
+:mod:`dominosim.fast.search.consistent`). ``mc`` and ``ismcts`` play positions out with uniform random
 players and maximise the probability that their side wins the hand (a tie counted as half a win);
-``pimc`` solves each sampled world exactly (:mod:`dominosim.fast.pimc`) and plays the move of best
+``pimc`` solves each sampled world exactly (:mod:`dominosim.fast.search.pimc`) and plays the move of best
 mean ``win`` value, then points. The omniscient variants
 ``mc_omniscient`` and ``ismcts_omniscient`` see the true hands instead (the boneyard's order stays
 unknown to them): they exist only for value-of-information experiments.
@@ -15,7 +15,7 @@ Name them with their budget, ``"mc:200"`` (playouts per legal move, default 100)
 build them: ``MonteCarlo(playouts=200)``, ``ISMCTS(iterations=2000, omniscient=True)``,
 ``PIMC(samples=20)``. Every decision draws one number from the seat's
 stream and seeds the whole search with it, so hands replay exactly. The search itself is compiled
-(:mod:`dominosim.fast.search`) and the same function serves both engines: the reference engine
+(:mod:`dominosim.fast.search.search`) and the same function serves both engines: the reference engine
 builds its arrays from the :class:`~dominosim.strategies.SeatView`, the compiled engine from its
 own state, so a search strategy plays the same moves in both. Under ``opening='any'`` the leader
 leads its heaviest tile, as the deterministic built-ins do.
@@ -130,7 +130,7 @@ class SearchStrategy:
 
     def _arrays(self, rules: Rules) -> tuple:
         if rules not in self._scratch:
-            from ..fast.worlds import make_search_scratch
+            from ..fast.search.worlds import make_search_scratch
 
             self._scratch[rules] = (
                 make_search_scratch(rules.n_tiles, rules.players, max_events(rules), self.nodes,
@@ -141,9 +141,9 @@ class SearchStrategy:
     def choose(self, view: SeatView, moves: Sequence[Move], rng: Stream) -> Move:
         if moves[0].suit < 0:  # the lead under opening='any'
             return max(moves, key=heaviest_move)
-        from ..fast.params import rule_params
-        from ..fast.search import decide
-        from ..fast.shape import Shape
+        from ..fast.core.params import rule_params
+        from ..fast.core.shape import Shape
+        from ..fast.search.search import decide
 
         rules = view.rules
         ss, pub = self._arrays(rules)
@@ -163,10 +163,10 @@ class SearchStrategy:
 
 
 def position_board(view: SeatView, pub: np.ndarray, omniscient: bool = False) -> tuple:
-    """The position as the compiled search reads it: a :class:`~dominosim.fast.board.Board` and
+    """The position as the compiled search reads it: a :class:`~dominosim.fast.core.board.Board` and
     the length of the public log written into ``pub``. Only an ``omniscient`` view's hidden hands
     and boneyard are filled in."""
-    from ..fast.board import (
+    from ..fast.core.board import (
         AT_FIELDS,
         BONE_END,
         N_EMPTY,
@@ -215,7 +215,7 @@ def search_error(rules: Rules, status: int) -> str:
                 f"double-{rules.max_pip}): too many seats and draws to count exactly; use fewer "
                 "players or a smaller set, or a strategy that does not search.")
     if status == -3:
-        from ..fast.pimc import WORLD_NODES
+        from ..fast.search.pimc import WORLD_NODES
 
         return (f"A sampled world of the 'pimc' strategy needed more than {WORLD_NODES:,} solver "
                 f"nodes ({rules.players} players, double-{rules.max_pip}): too large to solve "
@@ -264,9 +264,9 @@ def PIMC(samples: int = 50) -> SearchStrategy:
 
 def public_log(view: SeatView, out: np.ndarray) -> int:
     """Write ``view``'s public history as the compiled sampler's log (see
-    :mod:`dominosim.fast.consistent`) into ``out``; return its length. A draw records the suits
+    :mod:`dominosim.fast.search.consistent`) into ``out``; return its length. A draw records the suits
     then playable (the drawer held none of them), read from the game's own layout rules."""
-    from ..fast.consistent import PUB_DRAW, PUB_KNOCK, PUB_PLAY
+    from ..fast.search.consistent import PUB_DRAW, PUB_KNOCK, PUB_PLAY
 
     n = 0
     for ev, ends in layouts_before(view.rules, view.history):
@@ -289,7 +289,7 @@ def _suit_mask(suits: Any) -> int:
 def open_ends(view: SeatView) -> tuple[np.ndarray, np.ndarray, int, int]:
     """The open ends as the compiled engine keeps them: suits, unfilled arms, how many arms are
     unfilled, and the opening suit."""
-    from ..fast.board import MAX_ENDS
+    from ..fast.core.board import MAX_ENDS
 
     ends = np.zeros(MAX_ENDS, dtype=np.int64)
     arms = np.zeros(MAX_ENDS, dtype=np.bool_)

@@ -23,8 +23,8 @@ from collections import namedtuple
 
 import numpy as np
 
-from ..rules import Rules
-from ..strategies.registry import STRATEGY_CODES, StrategyCode  # noqa: F401 (StrategyCode re-exported)
+from ...rules import Rules
+from ...strategies.registry import STRATEGY_CODES, StrategyCode  # noqa: F401 (StrategyCode re-exported)
 
 DRAW_NONE, DRAW_UNTIL, DRAW_ONE = 0, 1, 2
 DRAW_CODES = {"none": DRAW_NONE, "until_playable": DRAW_UNTIL, "one": DRAW_ONE}

@@ -48,7 +48,7 @@ from numba.extending import (
     unbox,
 )
 
-from ..rules import Rules
+from ...rules import Rules
 
 
 @dataclass(frozen=True)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import rng as _py
+from ... import rng as _py
 from .jit import jit_helper as jit
 
 _GAMMA = np.uint64(_py.GAMMA)

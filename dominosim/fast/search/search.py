@@ -1,18 +1,18 @@
 """The search strategies, compiled: determinized Monte Carlo (``mc``) and information-set Monte
 Carlo tree search (``ismcts``), honest or omniscient, and :func:`decide`, the entry point of every
-search, which also dispatches to ``pimc`` (:mod:`dominosim.fast.pimc`).
+search, which also dispatches to ``pimc`` (:mod:`dominosim.fast.search.pimc`).
 
 Both engines call :func:`decide` with the same arrays (the compiled kernel from its state, the
 reference engine from a :class:`~dominosim.strategies.SeatView`, see :mod:`dominosim.search`), so
 a search strategy plays identically in both. A decision works on copies of the position:
 
-* a *determinization* puts the hidden tiles somewhere (:mod:`dominosim.fast.worlds`): drawn
-  uniformly from the deals consistent with everything public (:mod:`dominosim.fast.consistent`),
+* a *determinization* puts the hidden tiles somewhere (:mod:`dominosim.fast.search.worlds`): drawn
+  uniformly from the deals consistent with everything public (:mod:`dominosim.fast.search.consistent`),
   or, for the omniscient variants, the true hands with the boneyard in a fresh random order (the
   order of the sleeping tiles is the future of the shuffle, which no player can know);
 * a *playout* finishes the hand from a position with uniform random play, by the one compiled turn
-  of the hand kernel (:func:`dominosim.fast.turn.advance` and :func:`~dominosim.fast.turn.play`,
-  with the game's core :class:`~dominosim.fast.shape.Shape`), and scores it.
+  of the hand kernel (:func:`dominosim.fast.core.turn.advance` and :func:`~dominosim.fast.core.turn.play`,
+  with the game's core :class:`~dominosim.fast.core.shape.Shape`), and scores it.
 
 ``mc`` plays every legal move ``budget`` times: determinization ``k`` is shared by all moves, and so
 are the playout streams (common random numbers), so the moves are compared on the same deals. It
@@ -31,12 +31,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..strategies.registry import METHODS
-from .board import OUT, SEAT, fill_moves, holds, kth_move
-from .jit import jit_kernel
+from ...strategies.registry import METHODS
+from ..core.board import OUT, SEAT, fill_moves, holds, kth_move
+from ..core.jit import jit_kernel
+from ..core.rng import below, mix64, next64
+from ..core.turn import advance, play, playable_suits, score, side_of
 from .pimc import SEARCH_NO_DEAL, SEARCH_SOLVER_LIMIT, SEARCH_TOO_MANY_STATES, pimc_move  # noqa: F401
-from .rng import below, mix64, next64
-from .turn import advance, play, playable_suits, score, side_of
 from .worlds import (
     STREAM,
     copy_position,

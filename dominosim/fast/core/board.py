@@ -22,7 +22,7 @@ from collections import namedtuple
 
 import numpy as np
 
-from ..tiles import DOUBLE_ID, HIGH, LOW, PIPS, SUIT_MEMBER
+from ...tiles import DOUBLE_ID, HIGH, LOW, PIPS, SUIT_MEMBER
 from .bits import lowest_bit, popcount
 from .jit import jit, jit_kernel
 
@@ -57,7 +57,7 @@ are kept only when some seat's strategy reads them (``Shape.styles``)."""
 Log = namedtuple("Log", ["events", "ends", "pub", "count"])
 """The event log (``events``: one row of ``EV_*`` per play, draw or knock; ``ends``: the suits
 showing after each), the public log that search strategies read (``pub``: rows ``(kind, seat, x)``,
-see :mod:`dominosim.fast.consistent`) and their lengths in ``count``. Zero-row arrays when a run
+see :mod:`dominosim.fast.search.consistent`) and their lengths in ``count``. Zero-row arrays when a run
 keeps none."""
 EV_PLAY, EV_DRAW, EV_KNOCK = 0, 1, 2
 EV_KIND, EV_SEAT, EV_TILE, EV_SUIT, EV_END_INDEX, EV_STITCH, EV_N_ENDS = range(7)

@@ -1,9 +1,9 @@
 """Perfect-information Monte Carlo (``pimc``), compiled: sampled worlds solved exactly.
 
 A decision of ``pimc:N`` samples ``N`` worlds (deals of the hidden tiles, exactly uniform among
-those consistent with what the seat has seen: :func:`dominosim.fast.worlds.determinize`), solves
+those consistent with what the seat has seen: :func:`dominosim.fast.search.worlds.determinize`), solves
 each with every tile known and every seat playing perfectly (the alpha-beta of
-:mod:`dominosim.fast.solve`, objective ``win`` then points: every seat plays to win, and among
+:mod:`dominosim.fast.search.solve`, objective ``win`` then points: every seat plays to win, and among
 lines of equal ``win`` value for points) and plays the move of best total ``win`` value (2 a win,
 1 a tie, 0 a loss for the seat's side), then of best total points, the first in canonical order
 on a tie: the order of :func:`dominosim.analyze`'s ``best``. Points break the ties that ``win``
@@ -20,10 +20,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from .board import BONE_END, N_ENDS, N_SUITS
-from .gates import given
-from .jit import jit_entry, jit_kernel
-from .rng import mix64
+from ..core.board import BONE_END, N_ENDS, N_SUITS
+from ..core.gates import given
+from ..core.jit import jit_entry, jit_kernel
+from ..core.rng import mix64
+from ..core.turn import side_of
 from .solve import (
     C_ABORTED,
     C_LIMIT,
@@ -35,7 +36,6 @@ from .solve import (
     WIN_UNIT,
     solve_play,
 )
-from .turn import side_of
 from .worlds import STREAM, copy_position, determinize
 
 SEARCH_TOO_MANY_STATES = -1
@@ -119,7 +119,7 @@ seat); elsewhere the solver is not compiled."""
 def world_values(core, rp, me, n, moves, board, ss, seed, k0, k1, objectives, out):
     """The move analysis's worlds ``k0 <= k < k1``: ``out[k - k0, j, m]`` the value of move
     ``(moves[0, m], moves[1, m])`` of ``me`` under ``objectives[j]``. Returns 0, or a negative
-    status. ``ss`` is ready (:func:`~dominosim.fast.worlds.set_root` once per analysis). Runs
+    status. ``ss`` is ready (:func:`~dominosim.fast.search.worlds.set_root` once per analysis). Runs
     without the GIL: one call per thread, each with its own ``ss``."""
     row = ss.totals
     for k in range(k0, k1):

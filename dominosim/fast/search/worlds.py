@@ -3,11 +3,11 @@ and the *determinization* that puts the hidden tiles somewhere.
 
 A search decides on copies of the position. :func:`set_root` keeps the decision's scalars;
 :func:`determinize` deals the hidden tiles, drawn uniformly from the deals consistent with
-everything public (:mod:`dominosim.fast.consistent`), or, for the omniscient variants, the true
+everything public (:mod:`dominosim.fast.search.consistent`), or, for the omniscient variants, the true
 hands with the boneyard in a fresh random order (the order of the sleeping tiles is the future of
 the shuffle, which no player can know); :func:`copy_position` lays the world out as a
-:class:`~dominosim.fast.board.Board` to play on. ``mc`` and ``ismcts``
-(:mod:`dominosim.fast.search`) play random playouts in it, ``pimc`` (:mod:`dominosim.fast.pimc`)
+:class:`~dominosim.fast.core.board.Board` to play on. ``mc`` and ``ismcts``
+(:mod:`dominosim.fast.search.search`) play random playouts in it, ``pimc`` (:mod:`dominosim.fast.search.pimc`)
 solves it.
 """
 
@@ -17,8 +17,8 @@ from collections import namedtuple
 
 import numpy as np
 
-from ..rng import GAMMA
-from .board import (
+from ...rng import GAMMA
+from ..core.board import (
     AT_FIELDS,
     BONE_END,
     BONE_POS,
@@ -33,9 +33,9 @@ from .board import (
     make_log,
     make_notes,
 )
+from ..core.jit import jit, jit_kernel
+from ..core.rng import mix64, shuffle
 from .consistent import draw_deal, make_sampler_scratch, prepare
-from .jit import jit, jit_kernel
-from .rng import mix64, shuffle
 
 STREAM = np.uint64(GAMMA)
 """A decision's streams are spaced by the generator's increment: playout ``k`` of ``mc`` and
@@ -80,7 +80,7 @@ def make_search_scratch(t: int, p: int, n_events: int, nodes: int, states: int,
 def set_root(rp, me, board, pub, n_pub, omniscient, ss, seed):
     """The decision's scalars into ``ss.root`` (the boneyard's undrawn tiles from 0, seat ``me`` to
     move) and, for an honest search, the consistent-deal table; returns its number of states or a
-    negative status of :func:`~dominosim.fast.consistent.prepare`."""
+    negative status of :func:`~dominosim.fast.search.consistent.prepare`."""
     root = ss.root
     for i in range(root.shape[0]):
         root[i] = board.at[i]

@@ -41,15 +41,15 @@ def _drop_stale_caches() -> None:
     """Delete numba's cached kernels when any source file of the compiled engine has changed.
 
     numba checks only the file that defines a cached function, not the files of the functions it
-    calls or inlines: after an edit of ``kernel.py`` the cached drivers in ``driver.py`` would still
+    calls or inlines: after an edit of ``hand/kernel.py`` the cached drivers in ``hand/driver.py`` would still
     run the old kernel. A digest of every source file here decides instead.
     """
-    here = Path(__file__).parent
-    digest = hashlib.sha256(b"".join(p.read_bytes() for p in sorted(here.glob("*.py"))))
-    folders = [here / "__pycache__"]
+    here = Path(__file__).parent.parent
+    digest = hashlib.sha256(b"".join(p.read_bytes() for p in sorted(here.rglob("*.py"))))
+    folders = [here / sub / "__pycache__" for sub in ("", "core", "hand", "search")]
     if numba.config.CACHE_DIR:
-        folders += [p for p in Path(numba.config.CACHE_DIR).rglob("fast") if p.is_dir()
-                    and p.parent.name == "dominosim"]
+        folders += [p / sub for p in Path(numba.config.CACHE_DIR).rglob("fast") if p.is_dir()
+                    and p.parent.name == "dominosim" for sub in ("", "core", "hand", "search")]
     for folder in folders:
         stamp = folder / "dominosim-sources.sha256"
         try:

@@ -1,9 +1,9 @@
 """One hand of dominoes, compiled: deal, open, turn until over, record.
 
-The rules are in :mod:`dominosim.fast.turn` (the one compiled turn, shared with the search
-playouts), the deterministic strategies in :mod:`dominosim.fast.styles`, the search strategies in
-:mod:`dominosim.fast.search`. :func:`play_hand` is compiled once per
-:class:`~dominosim.fast.shape.Shape`; the search is compiled into it only when ``search`` is not
+The rules are in :mod:`dominosim.fast.core.turn` (the one compiled turn, shared with the search
+playouts), the deterministic strategies in :mod:`dominosim.fast.hand.styles`, the search strategies in
+:mod:`dominosim.fast.search.search`. :func:`play_hand` is compiled once per
+:class:`~dominosim.fast.core.shape.Shape`; the search is compiled into it only when ``search`` is not
 None (numba prunes the branch before typing), so a run with no searching seat never compiles it.
 A hand's record is one ``int16`` row indexed by the ``C_*`` constants; problems come back as status
 codes, never exceptions.
@@ -15,8 +15,8 @@ from collections import namedtuple
 
 import numpy as np
 
-from .bits import lowest_bit
-from .board import (
+from ..core.bits import lowest_bit
+from ..core.board import (
     BONE_END,
     BONE_POS,
     DRAWS,
@@ -42,9 +42,12 @@ from .board import (
     make_log,
     make_notes,
 )
-from .gates import gate
-from .jit import jit, jit_helper, jit_kernel
-from .params import OMNISCIENT, PLUGIN, S_RANDOM, SEARCH_METHOD
+from ..core.gates import gate
+from ..core.jit import jit, jit_helper, jit_kernel
+from ..core.params import OMNISCIENT, PLUGIN, S_RANDOM, SEARCH_METHOD
+from ..core.rng import below, deal_key, seat_key, shuffle
+from ..core.turn import advance, open_with, partner_of, play, score
+from ..search.search import SEARCH_SOLVER_LIMIT, SEARCH_TOO_MANY_STATES, decide
 from .plugin import (
     V_BONEYARD,
     V_HAND_OFFSET,
@@ -57,10 +60,7 @@ from .plugin import (
     V_TILE_COUNTS,
     call_plugin,
 )
-from .rng import below, deal_key, seat_key, shuffle
-from .search import SEARCH_SOLVER_LIMIT, SEARCH_TOO_MANY_STATES, decide
 from .styles import best_move, heaviest_lead
-from .turn import advance, open_with, partner_of, play, score
 
 # ---------------------------------------------------------------- record columns (int16 row)
 C_OPENER, C_OPEN_DOUBLE, C_OPEN_TILE, C_END, C_WIN, C_POINTS, C_PLAYS, C_KNOCKS = range(8)
@@ -82,8 +82,8 @@ OK, ERR_REDEALS, ERR_LOG_FULL, ERR_PLUGIN, ERR_SEARCH_STATES, ERR_SEARCH_DEAL, E
 MAX_REDEALS = 1_000_000
 
 Scratch = namedtuple("Scratch", ["board", "notes", "log", "moves", "rng", "seen"])
-"""What one block of hands works in: the :class:`~dominosim.fast.board.Board`, the
-:class:`~dominosim.fast.board.Notes`, the :class:`~dominosim.fast.board.Log`, the legal moves
+"""What one block of hands works in: the :class:`~dominosim.fast.core.board.Board`, the
+:class:`~dominosim.fast.core.board.Notes`, the :class:`~dominosim.fast.core.board.Log`, the legal moves
 (tiles, suits), the random streams (one per seat, then the deal's) and ``seen``, what a plug-in sees."""
 
 
@@ -159,7 +159,7 @@ def ask_plugin(shape, rp, lineup, board, notes, seat, n, moves, rng, view):
 
 
 styled_move = gate("styles", best_move)
-""":func:`~dominosim.fast.styles.best_move` in the kernels where a seat plays a style."""
+""":func:`~dominosim.fast.hand.styles.best_move` in the kernels where a seat plays a style."""
 plugin_move = gate("plugins", ask_plugin, -1)
 """:func:`ask_plugin` in the kernels where a seat plays a plug-in (-1 elsewhere)."""
 

@@ -1,4 +1,4 @@
-"""The rules of the rule book (``docs/rules.md``) on a :class:`~dominosim.fast.board.Board`: the one
+"""The rules of the rule book (``docs/rules.md``) on a :class:`~dominosim.fast.core.board.Board`: the one
 compiled turn that the hand kernel and the search playouts share.
 
 :func:`advance` moves the turn to the next seat that can play, drawing and knocking as the rules
@@ -7,7 +7,7 @@ play. Every rule is decided in one function here, mirroring :mod:`dominosim.game
 suits (:func:`playable_suits`), where a tile goes and what the ends show after it (:func:`place`),
 the stitch-up (:func:`stitched_up`), drawing (:func:`draw_for`), knocking (:func:`knock`), the
 blocked hand (:func:`blocked`), the turn order (:func:`next_seat`), going out (:func:`goes_out`) and
-the score (:func:`score`). The ``shape`` (:mod:`dominosim.fast.shape`) makes what a game never does
+the score (:func:`score`). The ``shape`` (:mod:`dominosim.fast.core.shape`) makes what a game never does
 vanish at compile time: no drawing code in Block, no event log unless one is asked for.
 """
 

@@ -29,9 +29,9 @@ from collections import namedtuple
 
 import numpy as np
 
-from .board import T_HIGH, T_LOW, give, holds
-from .jit import jit, jit_helper, jit_kernel
-from .rng import next64, shuffle
+from ..core.board import T_HIGH, T_LOW, give, holds
+from ..core.jit import jit, jit_helper, jit_kernel
+from ..core.rng import next64, shuffle
 
 PUB_PLAY, PUB_DRAW, PUB_KNOCK = 0, 1, 2
 PUB_KIND, PUB_SEAT, PUB_X = 0, 1, 2
@@ -390,7 +390,7 @@ def count_of(ss):
 def draw_deal(rp, me, hands, ss, out, rng, i_rng):
     """A uniform draw of the hidden tiles from the table of the last :func:`prepare`.
 
-    Writes every seat's current hand into the :class:`~dominosim.fast.board.Board` ``out`` (row
+    Writes every seat's current hand into the :class:`~dominosim.fast.core.board.Board` ``out`` (row
     ``me`` copied from ``hands``), their counts and pips, and the sleeping tiles into ``out.bone``
     in a uniform order; returns how many sleep. Randomness: stream ``rng[i_rng]`` only.
     """

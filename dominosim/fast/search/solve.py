@@ -3,10 +3,10 @@
 Every hand and the boneyard's order are known; every seat plays perfectly. Values are kept for one
 *root side* (the side of the seat to move at the root): a seat of that side maximises, every other
 seat minimises (two sides: the zero-sum minimax; three or more: the others play as one coalition
-against the root side). Moves are applied only by :func:`dominosim.fast.turn.play`,
-:func:`~dominosim.fast.turn.open_with` and :func:`~dominosim.fast.turn.advance` (draws and knocks
+against the root side). Moves are applied only by :func:`dominosim.fast.core.turn.play`,
+:func:`~dominosim.fast.core.turn.open_with` and :func:`~dominosim.fast.core.turn.advance` (draws and knocks
 are forced, and deterministic since the boneyard's order is known), on a stack of
-:class:`~dominosim.fast.board.Board` levels: a child is a copy of its parent's arrays (the boneyard,
+:class:`~dominosim.fast.core.board.Board` levels: a child is a copy of its parent's arrays (the boneyard,
 which never changes, is shared).
 
 A leaf is worth, to the root side, ``2`` for a win, ``1`` for a tie and ``0`` for a loss
@@ -28,7 +28,7 @@ from collections import namedtuple
 
 import numpy as np
 
-from .board import (
+from ..core.board import (
     AT_FIELDS,
     BONE_POS,
     MAX_ENDS,
@@ -43,9 +43,9 @@ from .board import (
     make_log,
     make_notes,
 )
-from .jit import jit, jit_helper, jit_kernel
-from .rng import mix64
-from .turn import advance, open_with, play, score, side_of
+from ..core.jit import jit, jit_helper, jit_kernel
+from ..core.rng import mix64
+from ..core.turn import advance, open_with, play, score, side_of
 
 INF = 1 << 40
 OBJ_WIN, OBJ_POINTS, OBJ_WIN_POINTS = 0, 1, 2
@@ -94,7 +94,7 @@ def make_stack(t, p, depth, table_bits):
 
 @jit_helper
 def level(st, d):
-    """The :class:`~dominosim.fast.board.Board` at level ``d`` of the stack (inlined: a Board of
+    """The :class:`~dominosim.fast.core.board.Board` at level ``d`` of the stack (inlined: a Board of
     views returned from a function compiled without reference counting would be freed)."""
     return Board(st.hands[d], st.counts[d], st.pips[d], st.ends[d], st.arms[d], st.suit_count[d],
                  st.bone, st.at[d])

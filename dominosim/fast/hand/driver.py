@@ -1,7 +1,7 @@
 """The drivers: a block of hands ``start + lo .. start + hi - 1`` played in one compiled call.
 
 These are the compiled engine's entry points, one per kind of output, each compiled once per
-:class:`~dominosim.fast.shape.Shape` with the hand kernel (:func:`~dominosim.fast.kernel.play_hand`)
+:class:`~dominosim.fast.core.shape.Shape` with the hand kernel (:func:`~dominosim.fast.hand.kernel.play_hand`)
 inlined, so that numba optimises each kernel once (a chain of compiled calls re-optimises the
 callee's code at every level). Each block plays its hands one after another in the scratch it is
 given; hand ``i`` depends only on ``(seed, i)``, so the results do not depend on the number of
@@ -14,7 +14,9 @@ seat searches (the search is then not compiled at all), else the search's scratc
 
 from __future__ import annotations
 
-from .jit import jit_entry, jit_kernel
+from ..core.jit import jit_entry, jit_kernel
+from ..core.rng import hand_key
+from ..core.turn import side_of
 from .kernel import (
     C_DRAWS,
     C_END,
@@ -28,8 +30,6 @@ from .kernel import (
     OK,
     play_hand,
 )
-from .rng import hand_key
-from .turn import side_of
 
 
 @jit_entry

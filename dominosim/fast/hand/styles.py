@@ -4,18 +4,18 @@
 
 Each style maximises a key over the legal moves; ties go to the ``bully`` key (the heaviest tile, a
 double first), then to the later move in canonical order. The keys read the suits each seat is
-known to lack and the tiles each seat played (:class:`~dominosim.fast.board.Notes`).
+known to lack and the tiles each seat played (:class:`~dominosim.fast.core.board.Notes`).
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from .bits import lowest_bit, popcount
-from .board import N_ENDS, ONE, SUIT_MASK, SUIT_TILES, T_HIGH, T_LOW, T_PIPS
-from .jit import jit_kernel
-from .params import S_ACCOMPANIED, S_BULLY, S_COUNTER, S_DOUBLES, S_STITCHER
-from .turn import other_end, partner_of, side_of
+from ..core.bits import lowest_bit, popcount
+from ..core.board import N_ENDS, ONE, SUIT_MASK, SUIT_TILES, T_HIGH, T_LOW, T_PIPS
+from ..core.jit import jit_kernel
+from ..core.params import S_ACCOMPANIED, S_BULLY, S_COUNTER, S_DOUBLES, S_STITCHER
+from ..core.turn import other_end, partner_of, side_of
 
 
 @jit_kernel

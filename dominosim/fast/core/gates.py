@@ -1,4 +1,4 @@
-"""Calls that exist only in the kernels whose :class:`~dominosim.fast.shape.Shape` needs them.
+"""Calls that exist only in the kernels whose :class:`~dominosim.fast.core.shape.Shape` needs them.
 
 ``if shape.events:`` already makes LLVM drop the code of an event log that a run does not keep,
 but numba still compiles everything such a branch calls. The functions here are resolved while
@@ -6,8 +6,8 @@ numba types the caller: when the shape says the run needs it, the call is the re
 otherwise it is a no-op, and the real function is never compiled for that kernel (a run of
 ``random`` players compiles no style, no plug-in call and no log; a search that does not solve
 compiles no solver). Each gate is one ``@overload``;
-the real functions live with their rules (:mod:`dominosim.fast.turn`, :mod:`~dominosim.fast.styles`,
-:mod:`~dominosim.fast.kernel`).
+the real functions live with their rules (:mod:`dominosim.fast.core.turn`, :mod:`~dominosim.fast.hand.styles`,
+:mod:`~dominosim.fast.hand.kernel`).
 """
 
 from __future__ import annotations

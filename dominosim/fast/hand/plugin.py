@@ -12,7 +12,7 @@ A plug-in is a numba ``@njit`` function with this signature::
   open ends showing each suit (16 slots), every seat's tile count, the suits each seat is known to
   lack (bit masks), then its own tiles (ids, ``view[V_HAND + i]`` for ``i < tile count``).
 * ``rng`` (uint64 array of one element): the seat's random stream; draw with
-  ``dominosim.fast.rng.below(rng, 0, n)``, nothing else, so hands replay exactly.
+  ``dominosim.fast.core.rng.below(rng, 0, n)``, nothing else, so hands replay exactly.
 
 It returns the index of its move. :func:`compiled_strategy` wraps it: the compiled engine calls it
 through a C function pointer (so the engine's cached kernels are reused: only the plug-in itself is
@@ -302,7 +302,7 @@ class CompiledStrategy:
                                + " Played again in Python it did not raise.")
         if code == FAULT_WROTE:
             raise RuntimeError(plugin_fault_message(code, self.name, seat))
-        from ..reference.game import IllegalMoveError
+        from ...reference.game import IllegalMoveError
 
         raise IllegalMoveError(plugin_fault_message(code, self.name, seat, n))
 
@@ -316,7 +316,7 @@ class CompiledStrategy:
             raise
 
     def choose(self, view: Any, moves: Sequence, rng: Any) -> Any:
-        from ..tiles import tile_id
+        from ...tiles import tile_id
 
         rules = view.rules
         n = len(moves)
@@ -346,7 +346,7 @@ class CompiledStrategy:
         index = int(index)
         rng._state = int(state[0])
         if not 0 <= index < n:
-            from ..reference.game import IllegalMoveError
+            from ...reference.game import IllegalMoveError
 
             raise IllegalMoveError(plugin_fault_message(index, self.name, view.seat, n))
         return moves[index]
