@@ -189,3 +189,28 @@ def test_estimate_counts_compilation_only_for_kernels_not_on_disk():
     assert cold.startswith("loading the compiled engine: 2 of its 2 kernels to compile")
     assert "about 15 s on 2 worker processes" in cold and "about 15 s to play 15,000,000" in cold
     assert warm.startswith("loading the compiled engine: its 2 kernels are on disk (about 1 s")
+
+
+def test_warm_command_compiles_a_sweeps_kernels_then_finds_them_on_disk(tmp_path, capsys):
+    from dominosim import cli
+
+    path = tmp_path / "s.toml"
+    path.write_text('hands = 10\n[rules]\npreset = "block"\n[grid]\n'
+                    'strategies = ["random", "bully", "doubles"]\n')
+    assert cli.main(["warm", str(path), "--jobs", "2"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].split() == ["kernel", "keep", "shape", "status", "cpu_seconds"]
+    assert [line.split()[:4] for line in lines[1:]] == [["block", "2p", "random", "summary"],
+                                                         ["block", "2p", "bully", "summary"]]
+    assert cli.main(["warm", str(path)]) == 0
+    again = capsys.readouterr().out.splitlines()[1:]
+    assert len(again) == 2 and all(line.split()[-3:] == ["on", "disk", "0.0"] for line in again)
+
+
+def test_warm_command_refuses_a_bad_sweep_file(tmp_path, capsys):
+    from dominosim import cli
+
+    with pytest.raises(SystemExit) as stop:
+        cli.main(["warm", str(tmp_path / "none.toml")])
+    assert stop.value.code == 2
+    assert capsys.readouterr().err.startswith("dominosim warm: error: The sweep file ")
