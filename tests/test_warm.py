@@ -3,6 +3,7 @@ run needs, the worker processes, the order in which a sweep plays its cells, the
 
 from __future__ import annotations
 
+import io
 import subprocess
 import sys
 import time
@@ -11,7 +12,9 @@ from pathlib import Path
 import pytest
 
 import dominosim as ds
+from dominosim.batch import parse_sweep
 from dominosim.batch.api import startup_line
+from dominosim.batch.run import Progress, tasks_of
 from dominosim.fast import engine as fast
 from dominosim.fast.core.diskcache import on_disk as entry_on_disk
 from dominosim.simulation.warm import (
@@ -214,3 +217,35 @@ def test_warm_command_refuses_a_bad_sweep_file(tmp_path, capsys):
         cli.main(["warm", str(tmp_path / "none.toml")])
     assert stop.value.code == 2
     assert capsys.readouterr().err.startswith("dominosim warm: error: The sweep file ")
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_progress_shows_compiling_as_a_phase_of_its_own_on_a_terminal():
+    sweep = parse_sweep('hands = 10\n[rules]\npreset = "block"\n[grid]\nplayers = [2, 3]\n')
+    stream = _Terminal()
+    progress = Progress(sweep, done=(), stream=stream)
+    progress.compiling(2)
+    kernel = kernel_of(sweep.cells[0].rules, "random")
+    progress.compiled(kernel, 9.0, None)
+    assert "compiling kernels:  50%" in stream.getvalue() and "1/2" in stream.getvalue()
+    progress.compiled(kernel, 9.0, None)
+    assert progress.compile_bar is None and "2/2" in stream.getvalue()
+    for task in tasks_of(sweep, done=()):
+        progress.update(task)
+    progress.close()
+    assert "cells 2/2, chunks 2/2" in stream.getvalue()
+
+
+def test_progress_in_log_lines_counts_the_rate_of_hands_from_the_end_of_compiling():
+    sweep = parse_sweep('hands = 10\n[rules]\npreset = "block"\n[grid]\nplayers = [2, 3]\n')
+    stream = io.StringIO()
+    progress = Progress(sweep, done=(), stream=stream)
+    progress.compiling(1)
+    started = progress.started
+    time.sleep(0.01)
+    progress.compiled(kernel_of(sweep.cells[0].rules, "random"), 9.0, None)
+    assert progress.started > started and stream.getvalue() == ""
