@@ -40,7 +40,7 @@ def test_console_help_lists_subcommands_and_exits_0():
     assert done.stdout.startswith("usage: dominosim [COMMAND]")
     commands = [line.split()[0] for line in done.stdout.splitlines() if line.startswith("  ")
                 and not line.strip().startswith("-")]
-    assert commands == ["batch", "report", "play"]
+    assert commands == ["batch", "report", "play", "warm"]
 
 
 def test_python_m_dominosim_help_is_the_console_help():
