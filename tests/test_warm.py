@@ -39,7 +39,7 @@ def f(x):
 COMPILE = """
 import sys, time
 import numpy as np
-import dominosim.fast.jit  # installs the lock of numba's index
+import dominosim.fast.core.jit  # installs the lock of numba's index
 import kern
 
 which, go = sys.argv[1], float(sys.argv[2])
@@ -80,10 +80,9 @@ def _compile_together(folder: Path, first: str, second: str) -> tuple[int, int, 
     loading every signature: its (cache misses, cache hits, wrong results)."""
     go = str(time.time() + 3)
     both = [_python(folder, COMPILE, which, go) for which in (first, second)]
-    for process in both:
-        _, err = process.communicate(timeout=300)
-        assert process.returncode == 0, err
-    out, err = _python(folder, CHECK).communicate(timeout=300)
+    errors = [process.communicate(timeout=600)[1] for process in both]
+    assert [process.returncode for process in both] == [0, 0], errors
+    out, err = _python(folder, CHECK).communicate(timeout=600)
     assert err == "" or "Traceback" not in err, err
     misses, hits, wrong = map(int, out.split())
     return misses, hits, wrong

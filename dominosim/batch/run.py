@@ -160,7 +160,8 @@ class Progress:
         self.to_compile, self.compiled_count = n, 0
         if n and self.bar is not None:
             self.compile_bar = bar(total=n, desc="compiling kernels", unit="kernel", show=True,
-                                   unit_scale=False, file=None if self.widget else self.stream)
+                                   unit_scale=False, file=None if self.widget else self.stream,
+                                   mininterval=0)
 
     def compiled(self, kernel: Any, seconds: float, error: BaseException | None) -> None:
         """Count a compiled kernel (``seconds`` of CPU in its worker process)."""
