@@ -1,8 +1,9 @@
 """Time of the first ``simulate`` in a fresh process: with an empty numba cache (compilation
 included) and with a warm one (cache hit), for a built-in style and for the search strategies.
 
-Run ``python benchmarks/bench_startup.py``. Each measurement is a new Python process that imports
-dominosim and plays hands of Block 4p (1,000 with ``random`` or ``bully``, 20 with ``mc:10``,
+Run ``python benchmarks/bench_startup.py`` (or ``python benchmarks/bench_startup.py bully tuned``
+for some of the cases). Each measurement is a new Python process that imports
+dominosim and plays hands of Block 4p (1,000 with ``random``, ``bully`` or ``tuned``, 20 with ``mc:10``,
 ``ismcts:100`` or ``pimc:5``); the cache lives in a temporary directory (``NUMBA_CACHE_DIR``), emptied before
 each cold run and kept for the warm runs. Besides the wall time it prints the process's CPU time,
 which a busy machine inflates less.
@@ -30,7 +31,8 @@ SNIPPET = (
     "ds.simulate(ds.Rules.preset('block', players=4), {strategy!r}, {hands}, seed=1); "
     "print(time.perf_counter() - t0, time.process_time() - c0)"
 )
-CASES = (("random", 1000), ("bully", 1000), ("mc:10", 20), ("ismcts:100", 20), ("pimc:5", 20))
+CASES = (("random", 1000), ("bully", 1000), ("tuned", 1000), ("mc:10", 20), ("ismcts:100", 20),
+         ("pimc:5", 20))
 
 
 def first_simulate(cache_dir: str, strategy: str, hands: int) -> tuple[float, float, float]:
@@ -66,18 +68,23 @@ def main_sweep(extra: list[str]) -> None:
                       f"{cpu:.1f} s CPU ({cpu / wall:.2f} cores busy on average)", flush=True)
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("names", nargs="*", metavar="STRATEGY",
+                        help="only these strategies of the cases (default: every case)")
     parser.add_argument("--sweep", action="store_true", help="time `python -m dominosim.batch`")
     parser.add_argument("--hands", type=int, help="with --sweep: hands per cell")
     parser.add_argument("--jobs", type=int, help="with --sweep: the command's --jobs")
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
+    names = args.names
     if args.sweep:
         extra = [*(["--hands", str(args.hands)] if args.hands else []),
                  *(["--jobs", str(args.jobs)] if args.jobs else [])]
         main_sweep(extra)
         return
     for strategy, hands in CASES:
+        if names and strategy not in names:
+            continue
         with tempfile.TemporaryDirectory() as cache:
             cold = first_simulate(cache, strategy, hands)
             warm = min(first_simulate(cache, strategy, hands) for _ in range(3))

@@ -42,6 +42,25 @@ def _play(argv: list[str], prog: str) -> int:
     return play_main(argv, prog=prog)
 
 
+def _cache(argv: list[str], prog: str) -> int:
+    import argparse
+
+    from .fast.core import jit
+
+    parser = argparse.ArgumentParser(prog=prog, description=(
+        "Say whether the compiled engine's on-disk cache was built from the installed sources; "
+        "--clear deletes the cached kernels so that the next run compiles them again."))
+    parser.add_argument("--clear", action="store_true", help="delete the cached kernels")
+    args = parser.parse_args(argv)
+    if args.clear:
+        print(f"{prog}: deleted {jit.clear_cache()} cached files of the compiled engine.")
+        return 0
+    stale = jit.stale_folders()
+    print(f"{prog}: " + (f"stale (built from other sources) in {len(stale)} folders; run "
+                         f"`{prog} --clear`." if stale else "up to date."))
+    return 0
+
+
 def _warm(argv: list[str], prog: str) -> int:
     import argparse
 
@@ -75,6 +94,7 @@ COMMANDS: dict[str, tuple[str, Callable[[list[str], str], int]]] = {
     "report": ("regenerate the Markdown reports and figures of reports/", _report),
     "play": ("play a hand at the terminal against any strategies, then see the review of your "
              "decisions", _play),
+    "cache": ("say whether the compiled engine's cache is stale; --clear deletes it", _cache),
     "warm": ("compile the engine's kernels of a sweep (default: the built-in sweep) ahead of "
              "time, on every core at once", _warm),
 }

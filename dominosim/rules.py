@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal, overload
 
 import numpy as np
 
@@ -146,6 +146,7 @@ class Rules:
     target: int = 100
 
     def __post_init__(self) -> None:
+        """Validate every field (the one-sentence error of the first bad one)."""
         self._store("max_pip", _check_int("max_pip", self.max_pip, 1, 15, "an integer from 1 to 15"))
         self._store("players", _check_int("players", self.players, 2, 10, "an integer from 2 to 10"))
         size = n_tiles(self.max_pip)
@@ -211,12 +212,14 @@ class Rules:
     @property
     def n_sides(self) -> int:
         """Sides: teams of two with partnerships, single seats otherwise (see
-        :mod:`dominosim.sides`)."""
+        :mod:`dominosim.sides`).
+        """
         return sides.n_sides(self.players, self.partnerships)
 
     def side_of(self, seat: Any) -> Any:
         """The side of ``seat`` (or of a numpy array of seats): ``seat mod players/2`` with
-        partnerships, the seat otherwise."""
+        partnerships, the seat otherwise.
+        """
         return sides.side_of(self.players, self.partnerships, seat)
 
     def seats_of(self, side: int) -> tuple[int, ...]:
@@ -242,8 +245,14 @@ class Rules:
 
     @property
     def can_draw(self) -> bool:
-        """Whether a seat that cannot play takes tiles from the boneyard."""
-        return self.draw != "none"
+        """Whether a seat that cannot play takes tiles from the boneyard (the turn's rule is
+        :func:`dominosim.reference.game.may_draw`).
+        """
+        if self.draw == "none":
+            return False
+        if self.draw in ("until_playable", "one"):
+            return True
+        raise refuse("draw", "one of " + ", ".join(map(repr, DRAWS)), self.draw)
 
     def replace(self, **changes: Any) -> Rules:
         """A copy with some fields changed, validated again.
@@ -275,6 +284,7 @@ class Rules:
             diff = {k: v for k, v in self.to_dict().items() if k != "players" and v != base[k]}
             if best is None or len(diff) < len(best[1]):
                 best = (name, diff)
+        assert best is not None  # PRESETS is not empty
         return best
 
     def __repr__(self) -> str:
@@ -295,7 +305,8 @@ class Rules:
         line = (f"preset {name!r}, {self.players} players{changed}: double-{self.max_pip} set "
                 f"of {self.n_tiles} tiles, {self.hand_size} each, {self.boneyard_size} "
                 f"sleeping, {self.n_sides} sides")
-        rows = [(k, v, "changed" if k in diff else "") for k, v in self.to_dict().items()]
+        rows: list[tuple[str, Any, str]] = [(k, v, "changed" if k in diff else "")
+                                            for k, v in self.to_dict().items()]
         return card("Rules", line, fields(rows, ("field", "value", f"vs {name!r}")))
 
     # ------------------------------------------------------------------ presets
@@ -351,3 +362,33 @@ class Rules:
                     f"{given}; pass hand_size=...")
             fields["hand_size"] = table[players]
         return cls(players=players, **fields)
+
+
+@overload
+def check_rules(value: Any, name: str = ..., *, optional: Literal[False] = ...) -> Rules: ...
+
+
+@overload
+def check_rules(value: Any, name: str = ..., *, optional: bool) -> Rules | None: ...
+
+
+def check_rules(value: Any, name: str = "rules", *, optional: bool = False) -> Rules | None:
+    """``value`` if it is a :class:`Rules` (or None when ``optional``): the one rule of the API
+    wherever a ``Rules`` is taken. A preset's name is refused, everywhere in the same sentence,
+    which says how to make the rules of that preset (``ds.play``'s ``game`` is the one parameter
+    that takes a name: it is not a ``Rules`` parameter).
+
+    >>> check_rules("draw")
+    Traceback (most recent call last):
+    ...
+    ValueError: The value for `rules` must be a dominosim.Rules (for example Rules.preset('draw', players=2)), but 'draw' was passed.
+    """
+    if isinstance(value, Rules) or (optional and value is None):
+        return value
+    example = value if isinstance(value, str) and value in PRESETS else "block"
+    players = 4 if example == "block" else 2
+    shown = " ".join(repr(value).split())
+    shown = shown if len(shown) <= 200 else shown[:200] + "..."
+    raise ValueError(f"The value for `{name}` must be a dominosim.Rules{' or None' * optional} "
+                     f"(for example Rules.preset({example!r}, players={players})), but {shown} "
+                     "was passed.")

@@ -40,7 +40,7 @@ def test_console_help_lists_subcommands_and_exits_0():
     assert done.stdout.startswith("usage: dominosim [COMMAND]")
     commands = [line.split()[0] for line in done.stdout.splitlines() if line.startswith("  ")
                 and not line.strip().startswith("-")]
-    assert commands == ["batch", "report", "play", "warm"]
+    assert commands == ["batch", "report", "play", "cache", "warm"]
 
 
 def test_python_m_dominosim_help_is_the_console_help():
@@ -85,7 +85,7 @@ def test_unknown_command_refused_in_one_sentence(capsys):
     assert cli.main(["plya"]) == 2
     err = capsys.readouterr().err
     assert err == ("dominosim: error: The value for the command must be one of 'batch', "
-                   "'report', 'play', 'warm', or a sweep file (.toml), but 'plya' was passed.\n")
+                   "'report', 'play', 'cache', 'warm', or a sweep file (.toml), but 'plya' was passed.\n")
 
 
 def test_no_argument_announces_then_runs_the_built_in_sweep(monkeypatch, capsys):

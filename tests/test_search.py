@@ -310,8 +310,10 @@ def test_honest_search_ignores_the_hidden_tiles():
         board, n_pub = position_board(view, pub, omniscient=with_hidden)
         assert (board.hands.sum() > 0) and (board.bone.any() == with_hidden)
         rng = np.array([77], dtype=np.uint64)
-        picks.append((fs.decide(Shape.searching(rules), rp, fs.MC, False, 20, seat, len(moves), arr,
-                                board, pub, n_pub, ss, rng), int(rng[0])))
+        budget, decision = fs.Budget(fs.MC, False, 20), fs.Decision(seat, len(moves), arr, board,
+                                                                     pub, n_pub)
+        picks.append((fs.decide(Shape.searching(rules), rp, budget, decision, ss, rng),
+                      int(rng[0])))
     assert picks[0] == picks[1]
 
 

@@ -58,7 +58,8 @@ class Kernel:
 
     ``keep`` is the output (``'summary'`` or ``'rows'``), ``shape`` the specialisation, ``search``
     what the search's scratch adds (``''``, ``'search'``, ``'solve'``); ``rules`` and ``dims`` are
-    one game it plays (what a worker compiles it with) and ``label`` names it."""
+    one game it plays (what a worker compiles it with) and ``label`` names it.
+    """
 
     keep: str
     shape: Any
@@ -70,7 +71,8 @@ class Kernel:
 
 def kernel_of(rules: Rules, strategies: Any, keep: str = "summary", label: str = "") -> Kernel:
     """The kernel that plays ``strategies`` on ``rules`` with output ``keep``; raises
-    ``ValueError`` for what the compiled engine cannot play."""
+    ``ValueError`` for what the compiled engine cannot play.
+    """
     from ..fast import engine as fast
 
     if keep not in KEEPS:
@@ -85,7 +87,8 @@ def kernel_of(rules: Rules, strategies: Any, keep: str = "summary", label: str =
 def kernels(rules_list: Iterable[Rules], lineups: Iterable[Any],
             keep: str | Iterable[str] = "summary") -> list[Kernel]:
     """The distinct kernels of every line-up on every rule set (outputs ``keep``), in order of
-    first use."""
+    first use.
+    """
     keeps = [keep] if isinstance(keep, str) else list(keep)
     lineups = list(lineups)
     found: dict[Kernel, Kernel] = {}
@@ -118,7 +121,8 @@ def _lineup_label(lineup: Any) -> str:
 
 def _run_of(kernel: Kernel) -> Any:
     """A run that the kernel plays (its line-up does not matter to the compiled code: codes,
-    budgets and plug-in addresses are data)."""
+    budgets and plug-in addresses are data).
+    """
     from ..fast import engine as fast
 
     run = fast.prepare(kernel.rules, "random")
@@ -136,7 +140,8 @@ def on_disk(kernel: Kernel) -> bool:
 
 def compile_here(kernel: Kernel) -> float:
     """Compile ``kernel`` (or load it from the disk cache) in this process; returns the CPU
-    seconds it took. What a worker process runs."""
+    seconds it took. What a worker process runs.
+    """
     from ..fast import engine as fast
 
     clock = time.process_time()
@@ -149,7 +154,8 @@ class _Worker:
 
     A plain subprocess, not :mod:`multiprocessing`: its ``spawn`` start re-runs the caller's main
     script, which a user's script without a ``__main__`` guard cannot survive, and ``fork`` copies
-    a process whose threads may hold locks."""
+    a process whose threads may hold locks.
+    """
 
     def __init__(self) -> None:
         env = dict(os.environ)
@@ -201,7 +207,8 @@ def _receive(stream: Any) -> Any:
 
 def serve() -> None:
     """A worker process's loop: read kernels on standard input, compile each, answer ``(cpu
-    seconds, error or None)`` on standard output (what numba prints goes to standard error)."""
+    seconds, error or None)`` on standard output (what numba prints goes to standard error).
+    """
     answers = os.fdopen(os.dup(1), "wb")
     os.dup2(2, 1)
     requests = sys.stdin.buffer
@@ -279,7 +286,8 @@ class Compiler:
 
     def close(self) -> None:
         """Drop the kernels not started and end the worker processes (a kernel being compiled is
-        finished first, unless this process is being interrupted)."""
+        finished first, unless this process is being interrupted).
+        """
         if self.pool is not None:
             self.pool.shutdown(wait=True, cancel_futures=True)
             self.pool = None
@@ -287,9 +295,11 @@ class Compiler:
             worker.close()
 
     def __enter__(self) -> Compiler:
+        """The compiler itself; leaving the block closes it."""
         return self
 
     def __exit__(self, kind: Any, *exc: Any) -> None:
+        """Close; on Ctrl-C, stop the worker processes at once."""
         if kind is not None and issubclass(kind, KeyboardInterrupt):
             for worker in self.workers:
                 worker.process.kill()
@@ -299,7 +309,8 @@ class Compiler:
 def in_ready_order(tasks: Iterable[Any], kernel: Callable[[Any], Kernel],
                    compiler: Compiler) -> Iterator[Any]:
     """``tasks`` in their order, except that a task whose kernel is still compiling waits (with the
-    later tasks of that kernel) until it is ready, while tasks of ready kernels go ahead."""
+    later tasks of that kernel) until it is ready, while tasks of ready kernels go ahead.
+    """
     held: dict[Kernel, list[Any]] = {}
 
     def released() -> Iterator[Any]:
@@ -329,7 +340,8 @@ def workers_for(n_jobs: int | None) -> int:
 def estimate_seconds(todo: list[Kernel], cached: int, cores: int) -> float:
     """Wall seconds to compile ``todo`` on ``cores`` worker processes and load ``cached`` kernels
     (:data:`COMPILE_CPU_SECONDS`, :data:`LOAD_SECONDS`): the work spread over the cores, but never
-    less than the longest kernel."""
+    less than the longest kernel.
+    """
     if not todo:
         return cached * LOAD_SECONDS
     costs = [COMPILE_CPU_SECONDS[k.search] for k in todo]
@@ -382,7 +394,8 @@ def warm(rules_list: Rules | Iterable[Rules], lineups: Any = "random", *,
 def compile_all(found: list[Kernel], *, n_jobs: int | None = None,
                 progress: bool | None = None) -> pd.DataFrame:
     """Compile every kernel of ``found`` not on disk yet, in worker processes (:func:`warm`, which
-    says what the table holds)."""
+    says what the table holds).
+    """
     cores = workers_for(check_jobs(n_jobs))
     todo = [k for k in found if not on_disk(k)]
     rows = {k: {"kernel": k.label, "keep": k.keep, "shape": _shape_text(k), "status": "on disk",

@@ -87,7 +87,8 @@ def view_of(state: GameState, seat: int, omniscient: bool = False,
 
     ``to_move`` is the seat whose turn it is (default: the state's, or -1 once it is over; a
     position before the opening knows better, :attr:`dominosim.Position.to_move`). The history
-    holds the plays, draws and knocks, not the end of the hand."""
+    holds the plays, draws and knocks, not the end of the hand.
+    """
     playable = set(state.playable_ends())
     history = tuple(e for e in state.seen[seat] if e.kind != "end")
     if to_move is None:
