@@ -20,6 +20,7 @@ from .rules import PRESETS, Rules
 from .simulation.check import CheckReport, check_strategy
 from .simulation.duplicate import Comparison, Tournament, bradley_terry, compare, tournament
 from .simulation.play import replay, simulate, simulate_matches
+from .simulation.warm import warm
 from .solver import Position, Solution, analyze, exact, solve
 from .solver.review import review
 from .strategies.features import FEATURE_NAMES, FEATURES, FEATURES_VERSION
@@ -81,4 +82,5 @@ __all__ = [
     "load_player",
     "tune",
     "tuned_player",
+    "warm",
 ]

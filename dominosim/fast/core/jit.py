@@ -27,6 +27,8 @@ from pathlib import Path
 import numba
 from numba.core.compiler import Compiler
 
+from . import diskcache  # noqa: F401 - concurrent processes take turns adding to numba's index
+
 FAST = Path(os.path.abspath(__file__)).parent.parent
 """The compiled engine's sources: ``dominosim/fast/``."""
 STAMP = "dominosim-sources.sha256"
