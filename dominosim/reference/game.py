@@ -251,6 +251,21 @@ def ends_by_out(rules: Rules, hands: Sequence[Sequence[tuple[int, int]]], seat: 
     return rules.end == "out" or all(not hands[s] for s in rules.seats_of(rules.side_of(seat)))
 
 
+def may_draw(rules: Rules, drawable: int, drew_this_turn: bool) -> bool:
+    """Whether a seat with no legal move takes a sleeping tile now: ``drawable`` tiles may be
+    drawn, and it draws until it can play (``until_playable``) or has not yet drawn its one tile
+    this turn (``one``). A seat with no move that may not draw knocks.
+
+    >>> may_draw(Rules.preset("draw", players=2), 3, True)
+    True
+    >>> may_draw(Rules.preset("draw", players=2, draw="one"), 3, True)
+    False
+    """
+    if drawable <= 0:
+        return False
+    return rules.draw == "until_playable" or not drew_this_turn
+
+
 def is_blocked(holding: set[int], knocked: set[int], drawable: int) -> bool:
     """Whether the hand is blocked: every seat still holding tiles has knocked since the last play,
     and no tile can be drawn."""
@@ -349,9 +364,7 @@ class GameState:
         """Whether ``seat``, if it has no legal move, takes a sleeping tile now: a tile may be
         drawn (:meth:`drawable`), and it draws until it can play (``until_playable``) or has not
         yet drawn its one tile this turn (``one``). A seat with no move that may not draw knocks."""
-        if self.drawable() <= 0:
-            return False
-        return self.rules.draw == "until_playable" or not self._drew_this_turn(seat)
+        return may_draw(self.rules, self.drawable(), self._drew_this_turn(seat))
 
     def must_draw(self, seat: int) -> bool:
         """Whether ``seat`` must now take a sleeping tile: it has no legal move and

@@ -47,7 +47,6 @@ from ..reference.game import (
     Move,
     ends_after,
     ends_by_out,
-    highest_double,
     is_blocked,
     is_stitch_up,
     legal_moves,
@@ -60,7 +59,9 @@ from ..reference.game import (
 from ..rules import Rules
 from ..strategies.lineup import BUILTINS, STYLES, per_seat
 from ..strategies.view import SeatView
-from ..tiles import full_set, pips
+from ..tiles import pips
+from .lazy import Lazy, StateLimitError, enumerate_hands
+from .vectors import Quantities, plus, total
 
 __all__ = ["exact", "estimated_states", "MAX_STATES"]
 
@@ -113,7 +114,25 @@ def estimated_states(rules: Rules, strategies: str | Sequence[str] = "random") -
     return states * 3 // 2 if plays else states
 
 
-class _Game:
+def seat_view(rules: Rules, seat: int, hand: tuple, ends: tuple, tile_counts: tuple,
+              boneyard_size: int, lacks, plays) -> SeatView:
+    """What ``seat`` sees, as far as the built-in styles read it: its hand, the open ends and
+    which are playable, the tile counts, the boneyard's size, the suits each seat is known to
+    lack (empty when no seat of the line-up reads them), and a history of the plays alone, each
+    seat's in tile order (empty when no seat reads it). The order of the plays, the draws, the
+    knocks and the opener are not kept: no built-in style reads them
+    (``tests/test_exact_styles.py`` checks every style's choice against the full view)."""
+    playable = set(playable_ends(rules, ends))
+    history = () if plays is None else _history(plays)
+    return SeatView(
+        rules=rules, seat=seat, hand=hand, ends=tuple(e.suit for e in ends),
+        playable=tuple(i in playable for i in range(len(ends))), history=history,
+        tile_counts=tile_counts, boneyard_size=boneyard_size,
+        known_lacks=lacks if lacks is not None else (frozenset(),) * rules.players, opener=-1,
+        layout=tuple(ends))
+
+
+class _Game(Quantities):
     """The enumeration for one rule set and line-up: ``rest(state)`` is the expected rest of the
     hand from ``state``.
 
@@ -132,13 +151,7 @@ class _Game:
         self.styles = [None if name == "random" else BUILTINS[name]() for name in lineup]
         reads = set().union(*(_reads(rules, name) for name in lineup))
         self.keeps_lacks, self.keeps_plays = "lacks" in reads, "plays" in reads
-        p, s = rules.players, rules.n_sides
-        # the vector of a hand's quantities, by absolute seat and side
-        self.WIN, self.TIE, self.BLOCKED, self.OUT, self.POINTS = 0, s, s + 1, s + 2, s + 3
-        self.SIDE_POINTS = s + 4
-        self.PLAYS, self.KNOCKS, self.DRAWS = 2 * s + 4, 2 * s + 5, 2 * s + 6
-        self.STITCH = 2 * s + 7
-        self.size = 2 * s + 7 + p
+        super().__init__(rules)
         self.rest = lru_cache(maxsize=None)(self._rest)
 
     def start(self) -> tuple:
@@ -155,22 +168,9 @@ class _Game:
         return tuple(ends) if self.rules.fill_opening_first else tuple(sorted(ends))
 
     def view(self, hands, ends, bone, seat: int, lacks, plays) -> SeatView:
-        """What ``seat`` sees, as far as the built-in styles read it: its hand, the open ends and
-        which are playable, the tile counts, the boneyard's size, the suits each seat is known to
-        lack (empty when no seat of the line-up reads them), and a history of the plays alone,
-        each seat's in tile order (empty when no seat reads it). The order of the plays, the
-        draws, the knocks and the opener are not kept: no built-in style reads them
-        (``tests/test_exact_styles.py`` checks every style's choice against the full view)."""
-        rules = self.rules
-        p = rules.players
-        playable = set(playable_ends(rules, ends))
-        history = () if plays is None else _history(plays)
-        return SeatView(
-            rules=rules, seat=seat, hand=hands[seat], ends=tuple(e.suit for e in ends),
-            playable=tuple(i in playable for i in range(len(ends))), history=history,
-            tile_counts=tuple(len(h) for h in hands), boneyard_size=len(bone),
-            known_lacks=lacks if lacks is not None else (frozenset(),) * p, opener=-1,
-            layout=tuple(ends))
+        """What ``seat`` sees, as far as the built-in styles read it (:func:`seat_view`)."""
+        return seat_view(self.rules, seat, hands[seat], ends, tuple(len(h) for h in hands),
+                         len(bone), lacks, plays)
 
     def choices(self, moves: list, hands, ends, bone, seat: int, lacks, plays) -> list:
         """The moves ``seat`` may make, each equally likely: all of them for ``random``, the
@@ -183,13 +183,7 @@ class _Game:
     def finish(self, hands, out_seat: int) -> tuple:
         rules = self.rules
         v = [0] * self.size
-        winner, points = score(rules, [sum(pips(t) for t in h) for h in hands], out_seat)
-        if winner < 0:
-            v[self.TIE] = 1
-        else:
-            v[self.WIN + winner] = 1
-            v[self.POINTS] = points
-            v[self.SIDE_POINTS + winner] = points
+        self.add_result(v, *score(rules, [sum(pips(t) for t in h) for h in hands], out_seat))
         v[self.OUT if out_seat >= 0 else self.BLOCKED] = 1
         return 1, tuple(v)
 
@@ -208,9 +202,9 @@ class _Game:
         new_ends, _ = ends_after(self.rules, ends, Move(tile, suit))
         v = self.continue_after(hands, self.canonical(new_ends), bone, seat, lacks,
                                 self.played(plays, seat, tile))
-        v = _plus(v, self.PLAYS)
+        v = plus(v, self.PLAYS)
         if is_stitch_up([e.suit for e in new_ends]):
-            v = _plus(v, self.STITCH + seat)
+            v = plus(v, self.STITCH + seat)
         return v
 
     def continue_after(self, hands, ends, bone, seat: int, lacks, plays) -> tuple:
@@ -237,7 +231,7 @@ class _Game:
                               for s, h in enumerate(hands))
                 children.append(self.rest(taken, ends, bone - {tile}, seat, knocked, True, after,
                                           plays))
-            return _plus(_mean(children), self.DRAWS)
+            return plus(_mean(children), self.DRAWS)
         knocked = knocked | {seat}
         if lacks is not None:
             lacks = _with(lacks, seat, lacks[seat] | playable_suits(rules, ends))
@@ -247,7 +241,12 @@ class _Game:
         else:
             v = self.rest(hands, ends, bone, next_seat(rules, hands, seat), knocked, False, lacks,
                           plays)
-        return _plus(v, self.KNOCKS)
+        return plus(v, self.KNOCKS)
+
+
+def _mean(vectors: list) -> tuple:
+    """The mean of the ``vectors``, reduced."""
+    return total(vectors, len(vectors))
 
 
 @lru_cache(maxsize=1 << 16)
@@ -261,38 +260,6 @@ def _with(items: tuple | None, index: int, value) -> tuple | None:
     if items is None:
         return None
     return items[:index] + (value,) + items[index + 1:]
-
-
-# A vector of expected values is ``(denominator, numerators)`` in integers (Fraction arithmetic
-# on every entry costs most of the enumeration's time): each entry is ``numerator / denominator``.
-def _plus(v: tuple, index: int) -> tuple:
-    """``v`` with 1 added to entry ``index``."""
-    den, nums = v
-    nums = list(nums)
-    nums[index] += den
-    return den, tuple(nums)
-
-
-def _sum(vectors: list) -> tuple:
-    """The sum of the ``vectors``."""
-    den = math.lcm(*(d for d, _ in vectors))
-    total = [0] * len(vectors[0][1])
-    for d, nums in vectors:
-        f = den // d
-        for i, x in enumerate(nums):
-            if x:
-                total[i] += x * f
-    return den, total
-
-
-def _mean(vectors: list) -> tuple:
-    """The mean of the ``vectors``, reduced."""
-    if len(vectors) == 1:  # a style's choice, or a forced move: the vector is reduced already
-        return vectors[0]
-    den, total = _sum(vectors)
-    den *= len(vectors)
-    g = math.gcd(den, *total)
-    return den // g, tuple(x // g for x in total)
 
 
 def exact(rules: Rules, strategies: str | Sequence[str] = "random", *,
@@ -347,34 +314,14 @@ def exact(rules: Rules, strategies: str | Sequence[str] = "random", *,
         raise ValueError(f"The value for `rules` must be small enough to enumerate (at most "
                          f"{max_states:,} estimated states, see `max_states`), but "
                          f"{rules!r} has about {states:,}.")
-    game = _Game(rules, lineup)
-    p = rules.players
-    by_opener: dict[int, list] = {seat: [] for seat in range(p)}
-    opened_double = {d: 0 for d in range(rules.max_pip + 1)}
-    played = no_double = 0
-    for hands, bone in _deals(full_set(rules.max_pip), p, rules.hand_size):
-        hands = tuple(tuple(sorted(h)) for h in hands)
-        found = highest_double(hands, rules.max_pip)
-        no_double += found is None
-        if rules.opening == "any":
-            seat = rules.leader
-            leads = game.choices([Move(t, -1) for t in hands[seat]], hands, (), bone, seat,
-                                 *game.start())
-            vector = _mean([_opened(game, hands, frozenset(bone), seat, m.tile) for m in leads])
-        else:
-            if found is None:
-                continue
-            seat, tile = found
-            opened_double[tile[0]] += 1
-            vector = _opened(game, hands, frozenset(bone), seat, tile)
-        played += 1
-        by_opener[seat].append(vector)
-        if len(by_opener[seat]) > 256:
-            den, total = _sum(by_opener[seat])
-            by_opener[seat] = [(den, tuple(total))]
-    for seat, vectors in by_opener.items():
-        den, total = _sum(vectors) if vectors else (1, [0] * game.size)
-        by_opener[seat] = [Fraction(x, den) for x in total]
+    reads = set().union(*(_reads(rules, name) for name in lineup))
+    game = Lazy(rules, lineup, reads, max_states)
+    try:
+        by_opener, opened_double, played, no_double = enumerate_hands(game)
+    except StateLimitError:
+        raise ValueError(f"The value for `max_states` must be larger for {rules!r}: the "
+                         f"enumeration met more than {max_states:,} states (the estimate was "
+                         f"{states:,}).") from None
     return _table(rules, game, by_opener, opened_double, played, no_double)
 
 
@@ -407,7 +354,7 @@ def _opened(game: _Game, hands, bone: frozenset, seat: int, tile) -> tuple:
     ends = game.canonical(opening_ends(game.rules, tile))
     lacks, plays = game.start()
     v = game.continue_after(hands, ends, bone, seat, lacks, game.played(plays, seat, tile))
-    return _plus(v, game.PLAYS)
+    return plus(v, game.PLAYS)
 
 
 def _table(rules: Rules, game: _Game, by_opener: dict, opened_double: dict, played: int,
