@@ -47,6 +47,7 @@ from ..reference.game import (
     Move,
     ends_after,
     ends_by_out,
+    highest_double,
     is_blocked,
     is_stitch_up,
     legal_moves,
@@ -59,7 +60,7 @@ from ..reference.game import (
 from ..rules import Rules
 from ..strategies.lineup import BUILTINS, STYLES, per_seat
 from ..strategies.view import SeatView
-from ..tiles import pips
+from ..tiles import full_set, pips
 from .lazy import Lazy, StateLimitError, enumerate_hands
 from .vectors import Quantities, plus, total
 
@@ -345,6 +346,44 @@ def _reads(rules: Rules, name: str) -> frozenset:
     if name == "partner" and not rules.partnerships:
         return frozenset()  # it plays as bully
     return _READS[name]
+
+
+def full_deal_totals(rules: Rules, lineup: list[str]) -> tuple[dict, dict, int, int]:
+    """The enumeration over every full deal (the one :func:`exact` made before the lazy one,
+    kept as an independent check of it: ``tests/test_exact_lazy.py``), with the same result as
+    :func:`~dominosim.solver.lazy.enumerate_hands`. Only for the smallest rule sets: its work
+    grows with the number of deals.
+
+    >>> full_deal_totals(Rules(max_pip=1, players=2, hand_size=1), ["random"] * 2)[1:]
+    ({0: 2, 1: 4}, 6, 0)
+    """
+    game = _Game(rules, lineup)
+    p = rules.players
+    by_opener: dict[int, list] = {seat: [] for seat in range(p)}
+    opened_double = {d: 0 for d in range(rules.max_pip + 1)}
+    played = no_double = 0
+    for hands, bone in _deals(full_set(rules.max_pip), p, rules.hand_size):
+        hands = tuple(tuple(sorted(h)) for h in hands)
+        found = highest_double(hands, rules.max_pip)
+        no_double += found is None
+        if rules.opening == "any":
+            seat = rules.leader
+            leads = game.choices([Move(t, -1) for t in hands[seat]], hands, (), bone, seat,
+                                 *game.start())
+            vector = _mean([_opened(game, hands, frozenset(bone), seat, m.tile) for m in leads])
+        else:
+            if found is None:
+                continue
+            seat, tile = found
+            opened_double[tile[0]] += 1
+            vector = _opened(game, hands, frozenset(bone), seat, tile)
+        played += 1
+        by_opener[seat].append(vector)
+    fractions = {}
+    for seat, vectors in by_opener.items():
+        den, nums = total(vectors) if vectors else (1, (0,) * game.size)
+        fractions[seat] = [Fraction(x, den) for x in nums]
+    return fractions, opened_double, played, no_double
 
 
 def _opened(game: _Game, hands, bone: frozenset, seat: int, tile) -> tuple:

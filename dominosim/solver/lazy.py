@@ -100,11 +100,18 @@ class Lazy(Quantities):
         self.hidden_memo: dict = {}
         self.finish_memo: dict = {}
         self.suits_of: dict = {}
+        self.count_of: dict = {}
+        self.settled_of: dict = {}
+        self.hands: dict = {}
+        self.scores: dict = {}
 
     # ------------------------------------------------------------------ completions
     def completions(self, pool: int, hidden: tuple, lack: tuple) -> int:
         """How many ways the ``pool``'s tiles fill the seats' ``hidden`` slots (each tile only in
         a seat whose ``lack`` it avoids) and the boneyard's (the rest, anywhere)."""
+        found = self.count_of.get((pool, hidden, lack))
+        if found is not None:
+            return found
         classes: dict[int, int] = {}
         for t in _bits(pool):
             allowed = 0
@@ -116,6 +123,7 @@ class Lazy(Quantities):
         found = self.counts.get(key)
         if found is None:
             found = self.counts[key] = _fill(key[0], hidden)
+        self.count_of[(pool, hidden, lack)] = found
         return found
 
     def hidden_pips(self, pool: int, hidden: tuple, lack: tuple) -> dict:
@@ -150,20 +158,26 @@ class Lazy(Quantities):
 
     def hand(self, mask: int) -> tuple:
         """The tiles of ``mask``, in id order."""
-        return tuple(self.tiles[t] for t in _bits(mask))
+        found = self.hands.get(mask)
+        if found is None:
+            found = self.hands[mask] = tuple(self.tiles[t] for t in _bits(mask))
+        return found
 
     def finish(self, pool, known, hidden, lack, out_seat: int) -> tuple:
         """The total of the hand's quantities over the completions of a finished hand."""
-        key = (pool, known, hidden, lack, out_seat)
+        pool, lack, _ = self.settled(pool, hidden, lack, 0)
+        shown = tuple(sum(self.pips[t] for t in _bits(k)) for k in known)
+        key = (pool, shown, hidden, lack, out_seat)
         found = self.finish_memo.get(key)
         if found is not None:
             return found
-        shown = [sum(self.pips[t] for t in _bits(k)) for k in known]
         v = [0] * self.size
         for sums, n in self.hidden_pips(pool, hidden, lack).items():
-            left = [a + b for a, b in zip(shown, sums, strict=True)]
-            winner, points = score(self.rules, left, out_seat)
-            self.add_result(v, winner, points, n)
+            left = tuple(a + b for a, b in zip(shown, sums, strict=True))
+            result = self.scores.get((left, out_seat))
+            if result is None:
+                result = self.scores[(left, out_seat)] = score(self.rules, list(left), out_seat)
+            self.add_result(v, *result, n)
         v[self.OUT if out_seat >= 0 else self.BLOCKED] = sum(
             self.hidden_pips(pool, hidden, lack).values())
         found = self.finish_memo[key] = (1, tuple(v))
@@ -211,13 +225,17 @@ class Lazy(Quantities):
         unrevealed = pool.bit_count() - sum(hidden)
         if self.rules.can_draw and bone.bit_count() + unrevealed > self.rules.boneyard_keep:
             return pool, lack, bone
+        found = self.settled_of.get((pool, hidden, lack))
+        if found is not None:
+            return found
         keep = 0
         for t in _bits(pool):
             for s, h in enumerate(hidden):
                 if h and not self.suits[t] & lack[s]:
                     keep |= 1 << t
                     break
-        return keep, self.normal(keep, hidden, lack), 0
+        found = self.settled_of[(pool, hidden, lack)] = (keep, self.normal(keep, hidden, lack), 0)
+        return found
 
     def rest(self, state: tuple) -> tuple:
         """The total of the rest of the hand over the completions of ``state``."""
