@@ -19,7 +19,7 @@ from .rules import PRESETS, Rules
 from .simulation.check import CheckReport, check_strategy
 from .simulation.duplicate import Comparison, Tournament, bradley_terry, compare, tournament
 from .simulation.play import replay, simulate, simulate_matches
-from .solver import Position, Solution, analyze, exact, solve
+from .solver import BestResponse, Position, Solution, analyze, best_response, exact, solve
 from .solver.review import review
 from .strategies.lineup import BUILTINS, SEARCHES, STYLES
 from .strategies.plugins import CompiledStrategy, compiled_strategy
@@ -49,6 +49,8 @@ __all__ = [
     "bradley_terry",
     "compare",
     "exact",
+    "BestResponse",
+    "best_response",
     "tournament",
     "PRESETS",
     "HandLog",

@@ -34,6 +34,7 @@ Fraction(37, 45)
 from __future__ import annotations
 
 import math
+import os
 from collections.abc import Sequence
 from fractions import Fraction
 from functools import lru_cache
@@ -80,7 +81,12 @@ _READS = {
 :mod:`dominosim.strategies.styles`). The enumeration's states keep only what the line-up reads."""
 
 MAX_STATES = 3_000_000
-"""The largest :func:`estimated_states` that :func:`exact` takes on by default (about a minute)."""
+"""The largest :func:`estimated_states` that :func:`exact` takes on by default, and the most states
+it then keeps (about 2 GB: :data:`BYTES_PER_STATE`)."""
+
+BYTES_PER_STATE = 700
+"""The memory one state of the lazy enumeration takes with its tables: the peak resident memory
+over the states kept was 670 bytes on the largest validation configuration (``benchmarks/README.md``)."""
 
 
 def _deals(tiles: list, players: int, size: int):
@@ -95,24 +101,37 @@ def _deals(tiles: list, players: int, size: int):
 
 
 def estimated_states(rules: Rules, strategies: str | Sequence[str] = "random") -> int:
-    """A rough count of the work of :func:`exact`: the deals, times the tiles dealt, times one more
-    than the tiles that may be drawn (measured: about 30 microseconds each); half as much again
-    when a seat plays ``partner`` with partnerships (its states keep the tiles each seat played, so
-    fewer of them are met twice: measured 1.3 to 1.4 times the time of ``random`` on double-three
-    Block 4p, ``benchmarks/README.md``). The other line-ups took from a fifth to 1.2 times the
-    time of ``random`` on the validation table's configurations.
+    """The work of :func:`exact` it checks before it starts: twice the deals, times the tiles
+    dealt, times one more than the tiles that may be drawn; half as much again when a seat plays
+    ``partner`` with partnerships (its states keep the tiles each seat played).
+
+    The lazy enumeration met at most 0.85 as many states as this on every configuration of the
+    validation table (``benchmarks/README.md``); :func:`exact` also stops, with an error, at the
+    moment it would keep more than ``max_states`` states, whatever the estimate said.
 
     >>> estimated_states(Rules(max_pip=3, players=2, hand_size=3))
-    25200
+    50400
     >>> estimated_states(Rules(max_pip=3, players=4, hand_size=2, partnerships=True), "partner")
-    1360800
+    2721600
     """
     n, h, p = rules.n_tiles, rules.hand_size, rules.players
     deals = math.factorial(n) // (math.factorial(h) ** p * math.factorial(n - h * p))
     drawable = n - h * p - rules.boneyard_keep if rules.can_draw else 0
     plays = any("plays" in _reads(rules, name) for name in _lineup(rules, strategies))
-    states = deals * h * p * (1 + drawable)
+    states = 2 * deals * h * p * (1 + drawable)
     return states * 3 // 2 if plays else states
+
+
+def _check_memory(max_states: int) -> None:
+    """Refuse a ``max_states`` whose states would not fit in the memory the machine has free."""
+    try:
+        free = os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (ValueError, OSError, AttributeError):  # not a POSIX system: nothing to check
+        return
+    if max_states * BYTES_PER_STATE > free:
+        raise ValueError(f"The value for `max_states` must fit in the free memory (at most "
+                         f"{free // BYTES_PER_STATE:,} states of about {BYTES_PER_STATE} bytes "
+                         f"each), but {max_states:,} was passed.")
 
 
 def seat_view(rules: Rules, seat: int, hand: tuple, ends: tuple, tile_counts: tuple,
@@ -281,9 +300,12 @@ def exact(rules: Rules, strategies: str | Sequence[str] = "random", *,
         deterministic styles ``'bully'``, ``'doubles'``, ``'accompanied'``, ``'stitcher'``,
         ``'counter'`` and ``'partner'`` (searches and a user's strategies are not enumerated).
     max_states : int
-        Refuse a rule set whose estimated number of states (:func:`estimated_states`) is larger.
-        ``exact`` takes up to about a minute on the validation table's configurations it
-        reaches, under every line-up (``benchmarks/README.md``).
+        Refuse a rule set whose estimated number of states (:func:`estimated_states`) is larger,
+        and a limit the free memory cannot hold (:data:`BYTES_PER_STATE` each), before any work;
+        stop with an error at the moment the enumeration would keep more states than this.
+        Every validation configuration the default reaches takes under a minute; double-four
+        sets need a larger limit (``benchmarks/README.md``). Ctrl-C stops it at once
+        (:class:`KeyboardInterrupt`).
 
     Returns
     -------
@@ -315,6 +337,7 @@ def exact(rules: Rules, strategies: str | Sequence[str] = "random", *,
         raise ValueError(f"The value for `rules` must be small enough to enumerate (at most "
                          f"{max_states:,} estimated states, see `max_states`), but "
                          f"{rules!r} has about {states:,}.")
+    _check_memory(max_states)
     reads = set().union(*(_reads(rules, name) for name in lineup))
     game = Lazy(rules, lineup, reads, max_states)
     try:
@@ -323,7 +346,9 @@ def exact(rules: Rules, strategies: str | Sequence[str] = "random", *,
         raise ValueError(f"The value for `max_states` must be larger for {rules!r}: the "
                          f"enumeration met more than {max_states:,} states (the estimate was "
                          f"{states:,}).") from None
-    return _table(rules, game, by_opener, opened_double, played, no_double)
+    table = _table(rules, game, by_opener, opened_double, played, no_double)
+    table.attrs["states"] = len(game.memo)
+    return table
 
 
 def _lineup(rules: Rules, strategies) -> list[str]:
