@@ -226,7 +226,10 @@ def best_response(rules: Rules, strategy: str = "random") -> BestResponse:
                 if node is None:
                     continue
                 deals += 1
-                total += tree.advance(node, Fraction(1), first)
+                if ends_by_out(rules, node[0], node[8][1][1]):  # the opener is out at once
+                    total += tree.result(node[0], node[8][1][1])
+                else:
+                    total += tree.advance(node, Fraction(1), first)
         total += sum((tree.solve(key, group) for key, group in first.items()), Fraction(0))
         by_seat.append(total / deals)
         rows += tree.rows
