@@ -15,9 +15,9 @@ A result counts 1 for a win, 1/2 for a tie and 0 for a loss, the quantity that
 Examples
 --------
 >>> import dominosim as ds
->>> reply = best_response(ds.Rules(max_pip=2, players=2, hand_size=2), "bully")
+>>> reply = best_response(ds.Rules(max_pip=3, players=2, hand_size=3), "bully")
 >>> reply.value, reply.gain
-(Fraction(31, 45), Fraction(41, 90))
+(Fraction(219, 380), Fraction(29, 380))
 """
 
 from __future__ import annotations
@@ -201,7 +201,7 @@ def best_response(rules: Rules, strategy: str = "random") -> BestResponse:
     >>> import dominosim as ds
     >>> rules = ds.Rules(max_pip=2, players=2, hand_size=2)
     >>> best_response(rules, "random").value
-    Fraction(139, 180)
+    Fraction(91, 180)
     >>> best_response(rules, "random").policy.columns.tolist()
     ['seat', 'dealt', 'history', 'move', 'value']
     """
