@@ -15,8 +15,8 @@ import numba
 
 import dominosim as ds
 from dominosim.fast import engine as fast
-from dominosim.fast.plugin import V_BONEYARD
-from dominosim.fast.rng import below
+from dominosim.fast.core.rng import below
+from dominosim.fast.hand.plugin import V_BONEYARD
 from dominosim.tiles import PIPS
 
 

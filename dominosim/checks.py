@@ -14,9 +14,36 @@ from collections.abc import Sequence
 from typing import Any
 
 
-def refuse(name: str, allowed: str, value: Any) -> ValueError:
-    """The one-sentence error of a bad argument."""
-    return ValueError(f"The value for `{name}` must be {allowed}, but {value!r} was passed.")
+def refuse(name: str, allowed: str, value: Any, *, limit: int | None = None) -> ValueError:
+    """The one-sentence error of a bad argument: the only place that sentence is written.
+
+    Parameters
+    ----------
+    name : str
+        The argument (or setting) refused, shown in backquotes.
+    allowed : str
+        What it must be: ``"one of 'a', 'b'"``, ``"an integer from 1 to 9"``...
+    value : Any
+        The value received; its ``repr`` is shown on one line (an array's repr spans several).
+    limit : int, optional
+        Cut the shown value after this many characters (a whole file's worth of TOML).
+
+    Returns
+    -------
+    ValueError
+        To be raised by the caller.
+
+    Examples
+    --------
+    >>> refuse("scoring", "one of 'game', 'spots'", "sptos")
+    ValueError("The value for `scoring` must be one of 'game', 'spots', but 'sptos' was passed.")
+    >>> str(refuse("n", "at most 3", list(range(9)), limit=10))
+    'The value for `n` must be at most 3, but [0, 1, 2,... was passed.'
+    """
+    shown = " ".join(line.strip() for line in repr(value).splitlines())
+    if limit is not None and len(shown) > limit:
+        shown = shown[:limit] + "..."
+    return ValueError(f"The value for `{name}` must be {allowed}, but {shown} was passed.")
 
 
 def check_choice(name: str, value: Any, choices: Sequence[str]) -> str:
@@ -35,7 +62,8 @@ def check_fraction(name: str, value: Any, example: str) -> float:
 
 def check_jobs(n_jobs: Any) -> int:
     """Threads for compiled work: ``None`` or ``-1`` for every core numba may use, or a count
-    from 1 to that number."""
+    from 1 to that number.
+    """
     import numba  # here, not at import: the checks are loaded by every layer
 
     most = numba.config.NUMBA_NUM_THREADS
@@ -50,3 +78,28 @@ def check_jobs(n_jobs: Any) -> int:
 def check_confidence(confidence: Any) -> float:
     """A coverage strictly between 0 and 1."""
     return check_fraction("confidence", confidence, "such as 0.95")
+
+
+MAX_LIMIT = 2**62
+"""The largest count a limit (``max_states``, ``max_nodes``, ``max_memory``) may be: the
+compiled counters are 64-bit signed integers, and a larger limit would wrap."""
+
+
+def check_limit(name: str, value: Any, low: int = 1, most: int = MAX_LIMIT) -> int:
+    """``value`` as a limit: an integer from ``low`` to ``most`` (never a bool, a float, NaN or
+    a string, which would turn a guard off or wrap in compiled code).
+
+    >>> check_limit("max_states", 1_000)
+    1000
+    >>> check_limit("max_states", float("nan"))
+    Traceback (most recent call last):
+    ...
+    ValueError: The value for `max_states` must be an integer from 1 to 2**62, but nan was passed.
+    """
+    import numbers
+
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or \
+            not low <= int(value) <= most:
+        shown = "2**62" if most == MAX_LIMIT else f"{most:,}"
+        raise refuse(name, f"an integer from {low:,} to {shown}", value)
+    return int(value)

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from .rules import Rules
+from .rules import Rules, check_rules
 from .sides import relative_side
 
 _BASE = ("hands", "blocked", "ties", "redeals", "redeals_sq", "points", "points_sq", "plays",
@@ -56,9 +56,20 @@ class Summary:
     rules: Rules
     sums: np.ndarray
 
+    def __post_init__(self) -> None:
+        """Refuse rules that are not a Rules, and sums of another length."""
+        check_rules(self.rules)
+        n = len(summary_fields(self.rules.players))
+        if not isinstance(self.sums, np.ndarray) or self.sums.shape != (n,) or \
+                self.sums.dtype.kind not in "iuf":
+            raise ValueError(f"The value for `sums` must be a numpy array of {n} numbers (one per "
+                             f"field of summary_fields({self.rules.players})), but a "
+                             f"{type(self.sums).__name__} was passed.")
+
     @classmethod
     def empty(cls, rules: Rules) -> Summary:
         """A summary of no hands."""
+        check_rules(rules)
         return cls(rules, np.zeros(len(summary_fields(rules.players)), dtype=np.float64))
 
     @property
@@ -67,9 +78,11 @@ class Summary:
         return int(self.sums[0])
 
     def __getitem__(self, name: str) -> float:
+        """The sum named ``name`` (a field of :func:`~dominosim.summary.summary_fields`)."""
         return float(self.sums[summary_fields(self.rules.players).index(name)])
 
     def __add__(self, other: Summary) -> Summary:
+        """The sums of both (of the same rules)."""
         if other.rules != self.rules:
             raise ValueError("Summaries of different rules cannot be added.")
         return Summary(self.rules, self.sums + other.sums)
@@ -99,7 +112,8 @@ class Summary:
 
     def mean(self, name: str) -> tuple[float, float]:
         """Mean per hand of ``redeals``, ``points``, ``plays``, ``knocks``, ``draws`` or
-        ``stitch_ups``, with its standard error."""
+        ``stitch_ups``, with its standard error.
+        """
         return self._mean_se(self[name], self[f"{name}_sq"])
 
     def _mean_se(self, total: float, total_sq: float) -> tuple[float, float]:
@@ -136,7 +150,8 @@ class Summary:
     @classmethod
     def from_frame(cls, rules: Rules, df: pd.DataFrame) -> Summary:
         """The sums of a DataFrame of hand records (an independent computation of what the
-        compiled engine accumulates)."""
+        compiled engine accumulates).
+        """
         p = rules.players
         win = df["winning_side"].to_numpy().astype(np.int64)
         pts = df["points"].to_numpy().astype(np.float64)

@@ -10,7 +10,7 @@ import pytest
 from dominosim.batch import api, lineups, parse_sweep, run_sweep
 from dominosim.batch.lineups import check_entry, is_plugin_path, load_plugin, playable
 from dominosim.batch.run import play as api_play
-from dominosim.fast.plugin import CompiledStrategy
+from dominosim.fast.hand.plugin import CompiledStrategy
 from dominosim.strategies.registry import NAMES, SEARCHES
 
 

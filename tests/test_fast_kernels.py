@@ -9,13 +9,13 @@ import pytest
 
 import dominosim as ds
 from dominosim import rng as py
-from dominosim.fast import board as fb
-from dominosim.fast import turn as ft
-from dominosim.fast.bits import lowest_bit, popcount
-from dominosim.fast.driver import summary_width
-from dominosim.fast.params import rule_params
-from dominosim.fast.rng import below, deal_key, hand_key, match_hand_key, seat_key, shuffle
-from dominosim.fast.shape import Shape, words_of
+from dominosim.fast.core import board as fb
+from dominosim.fast.core import turn as ft
+from dominosim.fast.core.bits import lowest_bit, popcount
+from dominosim.fast.core.params import rule_params
+from dominosim.fast.core.rng import below, deal_key, hand_key, match_hand_key, seat_key, shuffle
+from dominosim.fast.core.shape import Shape, words_of
+from dominosim.fast.hand.driver import summary_width
 from dominosim.reference.game import End, GameState, score
 from dominosim.summary import summary_fields
 from dominosim.tiles import full_set, tile_id

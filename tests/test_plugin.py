@@ -6,8 +6,8 @@ import numba
 import pytest
 
 import dominosim as ds
-from dominosim.fast.plugin import V_BONEYARD, V_HAND_OFFSET, V_N_ENDS, V_OPENER, V_TILE_COUNTS
-from dominosim.fast.rng import below
+from dominosim.fast.core.rng import below
+from dominosim.fast.hand.plugin import V_BONEYARD, V_HAND_OFFSET, V_N_ENDS, V_OPENER, V_TILE_COUNTS
 from dominosim.tiles import PIPS
 
 

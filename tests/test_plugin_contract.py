@@ -6,8 +6,8 @@ import numba
 import pytest
 
 import dominosim as ds
-from dominosim.fast.plugin import FAULT_RAISED, FAULT_WROTE, V_BONEYARD, plugin_fault_message
-from dominosim.fast.rng import below
+from dominosim.fast.core.rng import below
+from dominosim.fast.hand.plugin import FAULT_RAISED, FAULT_WROTE, V_BONEYARD, plugin_fault_message
 
 RULES = ds.Rules.preset("draw", players=2)
 ENGINES = ("fast", "reference")

@@ -14,16 +14,16 @@ from scipy.stats import chisquare
 from test_sampler import SMALL, _allocation, _brute, _chi_square_position, _positions
 
 import dominosim as ds
-from dominosim.fast import board as fb
-from dominosim.fast import consistent as fc
-from dominosim.fast import kernel as k
-from dominosim.fast import search as fs
-from dominosim.fast import turn as ft
-from dominosim.fast import worlds as fw
+from dominosim.fast.core import board as fb
+from dominosim.fast.core import turn as ft
+from dominosim.fast.core.params import rule_params
+from dominosim.fast.core.rng import seat_key
+from dominosim.fast.core.shape import Shape
 from dominosim.fast.engine import max_events
-from dominosim.fast.params import rule_params
-from dominosim.fast.rng import seat_key
-from dominosim.fast.shape import Shape
+from dominosim.fast.hand import kernel as k
+from dominosim.fast.search import consistent as fc
+from dominosim.fast.search import search as fs
+from dominosim.fast.search import worlds as fw
 from dominosim.reference.game import GameState
 from dominosim.rng import Stream, hand_key
 from dominosim.strategies import view_of
@@ -164,7 +164,7 @@ def test_compiled_sampler_refuses_a_table_over_its_limit():
 @numba.njit
 def _random_hand_by_playout(core, rp, base):
     """A hand dealt by the kernel, opened with the highest double, then played out by
-    :func:`dominosim.fast.search.playout` with the seats' own streams."""
+    :func:`dominosim.fast.search.search.playout` with the seats' own streams."""
     t, p = rp.tiles, rp.players
     board, notes, log = fb.make_board(t, p), fb.make_notes(p), fb.make_log(0, 0)
     rng = np.zeros(p + 1, np.uint64)
@@ -310,8 +310,10 @@ def test_honest_search_ignores_the_hidden_tiles():
         board, n_pub = position_board(view, pub, omniscient=with_hidden)
         assert (board.hands.sum() > 0) and (board.bone.any() == with_hidden)
         rng = np.array([77], dtype=np.uint64)
-        picks.append((fs.decide(Shape.searching(rules), rp, fs.MC, False, 20, seat, len(moves), arr,
-                                board, pub, n_pub, ss, rng), int(rng[0])))
+        budget, decision = fs.Budget(fs.MC, False, 20), fs.Decision(seat, len(moves), arr, board,
+                                                                     pub, n_pub)
+        picks.append((fs.decide(Shape.searching(rules), rp, budget, decision, ss, rng),
+                      int(rng[0])))
     assert picks[0] == picks[1]
 
 

@@ -156,7 +156,7 @@ def test_solver_agrees_with_exhaustive_minimax(game, objective):
 @pytest.mark.parametrize("game", sorted(GAMES))
 def test_win_then_points_objective_agrees_with_exhaustive_minimax(game):
     # the pimc strategy's objective: every seat plays to win, then for points
-    from dominosim.fast.solve import WIN_UNIT
+    from dominosim.fast.search.solve import WIN_UNIT
     from dominosim.solver.solve import solve_state
 
     rules = _rules(GAMES[game])

@@ -6,11 +6,11 @@ from __future__ import annotations
 import pytest
 
 import dominosim as ds
-from dominosim.fast import kernel as k
-from dominosim.fast import turn as ft
-from dominosim.fast.board import N_ENDS, SUIT_MASK, give
-from dominosim.fast.params import STRATEGY_CODES, lineup_arrays, rule_params
-from dominosim.fast.shape import Shape
+from dominosim.fast.core import turn as ft
+from dominosim.fast.core.board import N_ENDS, SUIT_MASK, give
+from dominosim.fast.core.params import STRATEGY_CODES, lineup_arrays, rule_params
+from dominosim.fast.core.shape import Shape
+from dominosim.fast.hand import kernel as k
 from dominosim.reference.game import End, Event, GameState, Move
 from dominosim.strategies import resolve, view_of
 from dominosim.tiles import tile_id

@@ -20,6 +20,7 @@ True
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import io
 import json
@@ -40,12 +41,6 @@ from ..rules import Rules
 from ..stats import Z95
 from ..summary import Summary, summary_fields
 from .dataset import CATEGORY_TYPES, METADATA_KEY, ChunkForm, listed_files, read_chunks
-
-ENGINE_SOURCES = ("fast/*.py", "tiles.py", "rng.py", "rules.py", "records.py", "summary.py",
-                  "strategies.py", "batch/output.py", "batch/dataset.py")
-"""The sources that decide a hand's record and the bytes of its chunk files: their digest is the
-engine version of a sweep (a folder whose chunks another version wrote is not resumed, so its
-files never mix two layouts)."""
 
 
 # ---------------------------------------------------------------------------- chunk files
@@ -94,7 +89,8 @@ def encode_sums(sums: np.ndarray, players: int, form: ChunkForm, chunk: int, sta
     """One chunk's sums as a one-row Parquet table in the sweep's schema (``form.sums``): the
     cell's columns, ``chunk``, ``start``, then every field of
     :func:`~dominosim.summary.summary_fields` (``hands`` first) up to the sweep's largest
-    player count, empty beyond the cell's."""
+    player count, empty beyond the cell's.
+    """
     values = dict(zip(summary_fields(players), sums, strict=True))
     columns = form.cell_columns(1)
     columns.update(chunk=pa.array([chunk], pa.int32()), start=pa.array([start], pa.int64()))
@@ -109,7 +105,7 @@ def encode_sums(sums: np.ndarray, players: int, form: ChunkForm, chunk: int, sta
 
 # ---------------------------------------------------------------------------- reading back
 def read_sums(root: str | Path, cell: int, rules: Rules | None = None) -> Summary:
-    """The :class:`~dominosim.Summary` of ``cell``: the sums of the chunks the manifest of
+    r"""The :class:`~dominosim.Summary` of ``cell``: the sums of the chunks the manifest of
     ``root`` lists, added up in chunk order (a stray file is named in a warning and left out).
 
     ``rules`` default to those the cell's files carry in their metadata.
@@ -117,7 +113,7 @@ def read_sums(root: str | Path, cell: int, rules: Rules | None = None) -> Summar
     >>> import tempfile
     >>> from dominosim.batch import parse_sweep, run_sweep
     >>> out = tempfile.mkdtemp()
-    >>> _ = run_sweep(parse_sweep('hands = 300\\nchunk_size = 100\\n[rules]\\npreset = "draw"\\n'),
+    >>> _ = run_sweep(parse_sweep('hands = 300\nchunk_size = 100\n[rules]\npreset = "draw"\n'),
     ...               out, quiet=True)
     >>> read_sums(out, 0)
     Summary of 300 hands, Rules.preset('draw', players=2): blocked ...
@@ -138,7 +134,7 @@ def read_sums(root: str | Path, cell: int, rules: Rules | None = None) -> Summar
 
 
 def read_hands(root: str | Path, cells: int | list[int] | None = None) -> pd.DataFrame:
-    """The hand records of a sweep run with ``keep = "rows"``: the ``cell`` number, the cell's
+    r"""The hand records of a sweep run with ``keep = "rows"``: the ``cell`` number, the cell's
     columns (preset, players, line-up, swept rule options) and the records.
 
     A thin reader of the ``hands/`` dataset (:mod:`dominosim.batch.dataset`): it reads the
@@ -152,8 +148,8 @@ def read_hands(root: str | Path, cells: int | list[int] | None = None) -> pd.Dat
     >>> import tempfile
     >>> from dominosim.batch import parse_sweep, run_sweep
     >>> out = Path(tempfile.mkdtemp()) / "out"
-    >>> sweep = parse_sweep('hands = 40\\nkeep = "rows"\\n[rules]\\npreset = "draw"\\n'
-    ...                     '[grid]\\nplayers = [2, 3]\\n')
+    >>> sweep = parse_sweep('hands = 40\nkeep = "rows"\n[rules]\npreset = "draw"\n'
+    ...                     '[grid]\nplayers = [2, 3]\n')
     >>> _ = run_sweep(sweep, out, quiet=True)
     >>> df = read_hands(out, cells=1)
     >>> len(df), df["cell"].unique().tolist(), df["players"].unique().tolist(), "pips_2" in df
@@ -219,7 +215,8 @@ def _with_interval(row: dict, name: str, estimate: float, se: float) -> None:
 
 def summary_table(cells, sums: list[Summary]) -> pd.DataFrame:
     """One row per cell: its axes, line-up and :func:`summary_row` (side columns up to the most
-    sides of any cell, empty where a cell has fewer)."""
+    sides of any cell, empty where a cell has fewer).
+    """
     rows = []
     for cell, s in zip(cells, sums, strict=True):
         row = {"cell": cell.index, "label": cell.label, "preset": cell.preset,
@@ -237,7 +234,8 @@ def summary_table(cells, sums: list[Summary]) -> pd.DataFrame:
 
 def table_bytes(frame: pd.DataFrame, metadata: dict | None = None) -> tuple[bytes, bytes]:
     """The summary table as Parquet and as CSV bytes; ``metadata`` (the sweep, its cells, the
-    versions) goes as JSON under the Parquet file's ``dominosim`` key."""
+    versions) goes as JSON under the Parquet file's ``dominosim`` key.
+    """
     table = pa.Table.from_pandas(frame, preserve_index=False)
     if metadata is not None:
         table = table.replace_schema_metadata(
@@ -249,7 +247,8 @@ def table_bytes(frame: pd.DataFrame, metadata: dict | None = None) -> tuple[byte
 
 def summary_metadata(sweep, engine: dict) -> dict:
     """What ``summary.parquet`` carries under its ``dominosim`` key: the sweep's name,
-    description and settings, every cell (rules, line-up, axes), the engine and the versions."""
+    description and settings, every cell (rules, line-up, axes), the engine and the versions.
+    """
     return {"sweep": {"name": sweep.name, "description": sweep.description, "seed": sweep.seed,
                       "hands": sweep.hands, "chunk_size": sweep.chunk_size, "keep": sweep.keep},
             "seed": sweep.seed, "cells": [c.describe() for c in sweep.cells], "engine": engine,
@@ -257,20 +256,44 @@ def summary_metadata(sweep, engine: dict) -> dict:
 
 
 # ---------------------------------------------------------------------------- versions
-def engine_version() -> dict[str, str]:
-    """The engine that plays the hands: a digest of :data:`ENGINE_SOURCES` and numba's version.
+def engine_modules(root: str | Path | None = None) -> dict[str, str]:
+    """The SHA-256 (16 hex digits) of every module of the package, by path from its folder
+    (``root``, default: the folder of the package this process imported).
+
+    Every module, not a list of those thought to matter: a module added, moved or edited anywhere
+    in the package (a strategy, the reference engine, the writers) changes the engine version, so
+    a folder is never resumed by a package that could play or write its hands otherwise. Read once
+    per process and folder, as the process imported it.
+
+    >>> modules = engine_modules()
+    >>> "batch/output.py" in modules and "strategies/styles.py" in modules
+    True
+    """
+    folder = Path(root).resolve() if root is not None else Path(__file__).resolve().parent.parent
+    return dict(_module_digests(str(folder)))
+
+
+@functools.cache
+def _module_digests(folder: str) -> tuple[tuple[str, str], ...]:
+    root = Path(folder)
+    paths = sorted(p for p in root.rglob("*.py") if "__pycache__" not in p.parts)
+    return tuple((p.relative_to(root).as_posix(), hashlib.sha256(p.read_bytes()).hexdigest()[:16])
+                 for p in paths)
+
+
+def engine_version(root: str | Path | None = None) -> dict[str, str]:
+    """The engine that plays the hands: one digest of :func:`engine_modules` (every module of the
+    package), and the versions of numba and numpy, which compile and run it.
 
     >>> sorted(engine_version())
-    ['name', 'numba', 'sources_sha256']
+    ['name', 'numba', 'numpy', 'sources_sha256']
     """
     import numba
 
-    root = Path(__file__).resolve().parent.parent
-    paths = sorted(p for pattern in ENGINE_SOURCES for p in root.glob(pattern))
-    h = hashlib.sha256()
-    for p in paths:
-        h.update(p.relative_to(root).as_posix().encode() + b"\0" + p.read_bytes())
-    return {"name": "fast", "sources_sha256": h.hexdigest()[:16], "numba": numba.__version__}
+    modules = engine_modules(root)
+    text = "".join(f"{name}\0{sha}\n" for name, sha in modules.items())
+    return {"name": "fast", "sources_sha256": hashlib.sha256(text.encode()).hexdigest()[:16],
+            "numba": numba.__version__, "numpy": np.__version__}
 
 
 def versions() -> dict[str, str]:

@@ -1,7 +1,7 @@
 """Python entry points of the compiled engine: validate, prepare arrays, call the kernels.
 
 :func:`prepare` turns rules and a line-up into a :class:`Run` (the kernels' parameters, the
-line-up's codes, the :class:`~dominosim.fast.shape.Shape` that picks the specialised kernel); the
+line-up's codes, the :class:`~dominosim.fast.core.shape.Shape` that picks the specialised kernel); the
 functions below play it.
 
 Examples
@@ -29,11 +29,12 @@ from ..reference.game import Event, IllegalMoveError
 from ..reference.hand import HandLog
 from ..rng import hand_key
 from ..rules import Rules
+from ..strategies.features import N_FEATURES
 from ..strategies.lineup import per_seat
 from ..strategies.search import resolve_search, search_error, table_states
+from ..strategies.weighted import player_of
 from ..tiles import tile_of
-from . import kernel as k
-from .board import (
+from .core.board import (
     EV_DRAW,
     EV_END_INDEX,
     EV_KIND,
@@ -43,13 +44,37 @@ from .board import (
     EV_STITCH,
     EV_SUIT,
     EV_TILE,
+    N_EVENTS,
 )
-from .driver import logged, rows_of, summary_width, sums_of
-from .params import PLUGIN, STRATEGY_CODES, Lineup, Params, lineup_arrays, rule_params
-from .plugin import CompiledStrategy, raise_plugin_fault
-from .rng import deal_key, shuffle
-from .shape import Shape
-from .worlds import make_search_scratch
+from .core.params import (
+    PLUGIN,
+    S_WEIGHTED,
+    STRATEGY_CODES,
+    Lineup,
+    Params,
+    lineup_arrays,
+    rule_params,
+)
+from .core.rng import deal_key, shuffle
+from .core.shape import Shape
+from .core.status import (
+    ERR_METHOD,
+    ERR_PLUGIN,
+    ERR_REDEALS,
+    ERR_RULE,
+    ERR_SEARCH_DEAL,
+    ERR_SEARCH_SOLVER,
+    ERR_SEARCH_STATES,
+    OK,
+    STATUSES,
+    code_of,
+    fault_seat,
+    fault_value,
+)
+from .hand import kernel as k
+from .hand.driver import Block, logged, rows_of, summary_width, sums_of
+from .hand.plugin import CompiledStrategy, raise_plugin_fault
+from .search.worlds import make_search_scratch
 
 BLOCKS_PER_THREAD = 8
 
@@ -72,6 +97,8 @@ def _code(s: Any) -> tuple[int, int, int]:
     """``(code, budget, plug-in address)`` of one seat's strategy."""
     if isinstance(s, CompiledStrategy):
         return PLUGIN, 0, s.address
+    if player_of(s) is not None:
+        return S_WEIGHTED, 0, 0
     search = resolve_search(s)
     if search is not None:
         return STRATEGY_CODES[search.builtin].code, search.budget, 0
@@ -89,12 +116,19 @@ def prepare(rules: Rules, strategies: Any, *, events: bool = False) -> Run:
     """A :class:`Run` of ``strategies`` (one for every seat, or one per seat) on ``rules``;
     raises ``ValueError`` for anything the compiled engine cannot play (a Python strategy needs
     ``engine='reference'``). ``events``: the kernel writes the event log (replays)."""
-    seats = per_seat(rules, strategies)
+    seats = [player_of(s) or s for s in per_seat(rules, strategies)]
     codes, budgets, plugins = zip(*(_code(s) for s in seats), strict=True)
-    lineup = lineup_arrays(codes, budgets, plugins)
+    weights = None
+    if S_WEIGHTED in codes:  # the players' weights, checked against the rules they were fitted for
+        weights = np.zeros((rules.players, N_FEATURES))
+        for seat, s in enumerate(seats):
+            if codes[seat] == S_WEIGHTED:
+                weights[seat] = s.weights_for(rules)
+    lineup = lineup_arrays(codes, budgets, plugins, weights)
     searching = [c for c in seats if resolve_search(c) is not None]
-    style_codes = {c.code for c in STRATEGY_CODES.values() if c.kind == "style"}
-    styles = PLUGIN in codes or any(c in style_codes for c in codes)  # a plug-in's view reads them
+    style_codes = {c.code for c in STRATEGY_CODES.values() if c.kind in ("style", "player")}
+    # a plug-in's view and the weighted players' features read the style tables
+    styles = PLUGIN in codes or any(c in style_codes for c in codes)
     shape = Shape.of(rules, styles=styles, plugins=PLUGIN in codes, events=events,
                      searches=bool(searching))
     dims = None
@@ -107,26 +141,27 @@ def prepare(rules: Rules, strategies: Any, *, events: bool = False) -> Run:
 
 
 def _check_status(run: Run, status: np.ndarray) -> None:
-    bad = status[status != k.OK]
+    bad = status[status != OK]
     if not bad.size:
         return
-    code = int(bad[0]) & 255
-    if code == k.ERR_REDEALS:
+    code = code_of(bad[0])
+    if code == ERR_REDEALS:
         raise RuntimeError(f"No double was dealt in {k.MAX_REDEALS} deals of one hand.")
-    if code in (k.ERR_SEARCH_STATES, k.ERR_SEARCH_DEAL, k.ERR_SEARCH_SOLVER):
-        raise RuntimeError(search_error(run.rules, {k.ERR_SEARCH_STATES: -1, k.ERR_SEARCH_DEAL: -2,
-                                                    k.ERR_SEARCH_SOLVER: -3}[code]))
-    if code == k.ERR_PLUGIN:
+    if code == ERR_RULE:
+        raise ValueError(search_error(run.rules, -code))
+    if code in (ERR_SEARCH_STATES, ERR_SEARCH_DEAL, ERR_SEARCH_SOLVER, ERR_METHOD):
+        raise RuntimeError(search_error(run.rules, -code))
+    if code == ERR_PLUGIN:
         raise_plugin_fault([int(a) for a in run.lineup.plugins])  # a recorded fault, if any
-        seat = (int(bad[0]) >> 8) & 255
-        value = int(np.int64(int(bad[0]) >> 16).astype(np.int32))
+        seat = fault_seat(bad[0])
         raise IllegalMoveError(f"The compiled strategy {run.names[seat]!r} at seat {seat} returned "
-                               f"{value}, which is not an index of its legal moves (0 to "
-                               "n_moves - 1).")
-    raise RuntimeError(f"The compiled engine stopped with status {int(bad[0])}.")
+                               f"{fault_value(bad[0])}, which is not an index of its legal moves "
+                               "(0 to n_moves - 1).")
+    raise RuntimeError(f"The compiled engine stopped with status {int(bad[0])} "
+                       f"({STATUSES[code] if code < len(STATUSES) else 'unknown'}).")
 
 
-def _scratch(run: Run, n_events: int = 0) -> tuple:
+def scratch_of(run: Run, n_events: int = 0) -> tuple:
     """The arrays one block of hands works in: the kernel's scratch, and the search's (None when no
     seat searches)."""
     rules, shape = run.rules, run.shape
@@ -138,7 +173,7 @@ def _scratch(run: Run, n_events: int = 0) -> tuple:
 
 
 def row_of(run: Run) -> np.ndarray:
-    """One record row, as :func:`~dominosim.fast.driver.sums_of` fills it hand after hand."""
+    """One record row, as :func:`~dominosim.fast.hand.driver.sums_of` fills it hand after hand."""
     return np.zeros(k.n_record_cols(run.rules.players), dtype=np.int16)
 
 
@@ -190,23 +225,25 @@ def play_rows(run: Run, seed: int, start: int, n: int,
     seed_, start_ = np.uint64(seed), np.int64(start)
 
     def play(b: int, lo: int, hi: int) -> int:
-        return rows_of(run.shape, run.rp, run.lineup, seed_, start_, np.int64(lo), np.int64(hi),
-                       out, redeals, *_scratch(run))
+        return rows_of(run.shape, run.rp, run.lineup, Block(seed_, start_, np.int64(lo),
+                                                             np.int64(hi)), out, redeals,
+                       *scratch_of(run))
 
     _check_status(run, _each_block(play, _blocks(n, threads), threads))
     return out, redeals
 
 
 def play_summary(run: Run, seed: int, start: int, n: int, n_jobs: int | None = None) -> np.ndarray:
-    """Sums over hands ``start .. start + n - 1`` (layout in :mod:`dominosim.fast.driver`)."""
+    """Sums over hands ``start .. start + n - 1`` (layout in :mod:`dominosim.fast.hand.driver`)."""
     threads = check_jobs(n_jobs)
     blocks = _blocks(n, threads)
     acc = np.zeros((len(blocks), summary_width(run.rules.players)), dtype=np.float64)
     seed_, start_ = np.uint64(seed), np.int64(start)
 
     def play(b: int, lo: int, hi: int) -> int:
-        return sums_of(run.shape, run.rp, run.lineup, seed_, start_, np.int64(lo), np.int64(hi),
-                       row_of(run), acc[b], *_scratch(run))
+        return sums_of(run.shape, run.rp, run.lineup, Block(seed_, start_, np.int64(lo),
+                                                             np.int64(hi)), row_of(run), acc[b],
+                       *scratch_of(run))
 
     _check_status(run, _each_block(play, blocks, threads))
     return acc.sum(axis=0)
@@ -224,7 +261,7 @@ def replay_log(run: Run, seed: int, hand: int) -> HandLog:
     rules = run.rules
     base = hand_key(seed, hand)
     out = np.zeros(k.n_record_cols(rules.players), dtype=np.int16)
-    scratch, search = _scratch(run, max_events(rules))
+    scratch, search = scratch_of(run, max_events(rules))
     status, redeals = logged(run.shape, run.rp, run.lineup, np.uint64(base), out, scratch, search)
     _check_status(run, np.array([status]))
     deals = []
@@ -235,7 +272,7 @@ def replay_log(run: Run, seed: int, hand: int) -> HandLog:
     deals.append(_deal_of(rules, scratch.board.bone))
     events = []
     log = scratch.log
-    n_events = int(log.count[0])
+    n_events = int(log.count[N_EVENTS])
     for row, ends in zip(log.events[:n_events], log.ends[:n_events], strict=True):
         kind, seat = int(row[EV_KIND]), int(row[EV_SEAT])
         if kind == EV_PLAY:

@@ -40,6 +40,7 @@ from ..reference.game import (
     move_key,
     next_seat,
     opening_ends,
+    opens_with_double,
     playable_suits,
     score,
 )
@@ -79,7 +80,8 @@ class BestResponse:
 
 class _Tree:
     """The hand as seen by the enumeration: a history is ``(hands, ends, bone, seat, knocked,
-    drew, lacks, plays, public)``, ``public`` the replier's view of the events so far."""
+    drew, lacks, plays, public)``, ``public`` the replier's view of the events so far.
+    """
 
     def __init__(self, rules: Rules, strategy: str, replier: int) -> None:
         self.rules = rules
@@ -96,7 +98,8 @@ class _Tree:
     def advance(self, node: tuple, weight: Fraction, out: dict) -> Fraction:
         """Play ``node`` on until the replier must choose among two or more moves or the hand
         ends: the ended hands' weighted results, and ``out`` filled with ``{information set:
-        [(node, weight), ...]}`` for the choices reached."""
+        [(node, weight), ...]}`` for the choices reached.
+        """
         rules = self.rules
         hands, ends, bone, seat, knocked, drew, lacks, plays, public = node
         moves = legal_moves(rules, hands[seat], ends)
@@ -147,7 +150,8 @@ class _Tree:
 
     def solve(self, info: tuple, histories: list) -> Fraction:
         """The weighted value of information set ``info`` under the best reply (its move
-        recorded in :attr:`rows`)."""
+        recorded in :attr:`rows`).
+        """
         moves = legal_moves(self.rules, histories[0][0][0][self.replier], histories[0][0][1])
         best, best_move = None, None
         for move in sorted(moves, key=move_key):
@@ -207,7 +211,7 @@ def best_response(rules: Rules, strategy: str = "random") -> BestResponse:
     """
     if not isinstance(rules, Rules):
         raise refuse("rules", "a Rules", type(rules).__name__)
-    if rules.players != 2 or rules.opening != "highest_double":
+    if rules.players != 2 or not opens_with_double(rules):
         raise ValueError(f"The value for `rules` must have two players and the highest-double "
                          f"opening, but {rules!r} was passed.")
     if not isinstance(strategy, str) or strategy not in STYLES:
@@ -247,7 +251,8 @@ def _move(move: Move) -> str:
 
 def _history(events: tuple) -> str:
     """The public events as text: ``s1 3-2 on 3``, ``s0 knocks``, ``s0 draws 4-1`` (a hidden
-    draw: ``s1 draws``)."""
+    draw: ``s1 draws``).
+    """
     words = []
     for event in events:
         if event[0] == "play":

@@ -46,7 +46,7 @@ from itertools import combinations
 
 import pandas as pd
 
-from ..checks import refuse
+from ..checks import check_limit, refuse
 from ..reference.game import (
     Event,
     Move,
@@ -56,13 +56,15 @@ from ..reference.game import (
     is_blocked,
     is_stitch_up,
     legal_moves,
+    may_draw,
     next_seat,
     opening_ends,
+    opens_with_double,
     playable_ends,
     playable_suits,
     score,
 )
-from ..rules import Rules
+from ..rules import Rules, check_rules
 from ..strategies.lineup import BUILTINS, STYLES, per_seat
 from ..strategies.view import SeatView
 from ..tiles import full_set, pips
@@ -146,7 +148,8 @@ def seat_view(rules: Rules, seat: int, hand: tuple, ends: tuple, tile_counts: tu
     lack (empty when no seat of the line-up reads them), and a history of the plays alone, each
     seat's in tile order (empty when no seat reads it). The order of the plays, the draws, the
     knocks and the opener are not kept: no built-in style reads them
-    (``tests/test_exact_styles.py`` checks every style's choice against the full view)."""
+    (``tests/test_exact_styles.py`` checks every style's choice against the full view).
+    """
     playable = set(playable_ends(rules, ends))
     history = () if plays is None else _history(plays)
     return SeatView(
@@ -154,7 +157,7 @@ def seat_view(rules: Rules, seat: int, hand: tuple, ends: tuple, tile_counts: tu
         playable=tuple(i in playable for i in range(len(ends))), history=history,
         tile_counts=tile_counts, boneyard_size=boneyard_size,
         known_lacks=lacks if lacks is not None else (frozenset(),) * rules.players, opener=-1,
-        layout=tuple(ends))
+        layout=tuple(ends), to_move=seat)
 
 
 class _Game(Quantities):
@@ -189,7 +192,8 @@ class _Game(Quantities):
         """The open ends as a state key: in order under fill-first (the opening's arms are the
         first ends), else as a multiset (sorted): where a tile goes then changes only which of
         equal ends it covers, and nothing that follows depends on the order (the styles read the
-        suits left showing as a set)."""
+        suits left showing as a set).
+        """
         return tuple(ends) if self.rules.fill_opening_first else tuple(sorted(ends))
 
     def view(self, hands, ends, bone, seat: int, lacks, plays) -> SeatView:
@@ -199,7 +203,8 @@ class _Game(Quantities):
 
     def choices(self, moves: list, hands, ends, bone, seat: int, lacks, plays) -> list:
         """The moves ``seat`` may make, each equally likely: all of them for ``random``, the
-        style's one choice otherwise (a single legal move is played without asking)."""
+        style's one choice otherwise (a single legal move is played without asking).
+        """
         style = self.styles[seat]
         if style is None or len(moves) == 1:
             return moves
@@ -221,7 +226,8 @@ class _Game(Quantities):
     def after_play(self, hands, ends, bone, seat: int, tile, suit: int, lacks=None,
                    plays=None) -> tuple:
         """The rest of the hand from the play of ``tile`` on ``suit`` by ``seat`` on (``lacks``
-        and ``plays`` as :meth:`start` gives them: None when the line-up reads neither)."""
+        and ``plays`` as :meth:`start` gives them: None when the line-up reads neither).
+        """
         hands = tuple(tuple(t for t in h if t != tile) if s == seat else h
                       for s, h in enumerate(hands))
         new_ends, _ = ends_after(self.rules, ends, Move(tile, suit))
@@ -247,7 +253,7 @@ class _Game(Quantities):
             return _mean([self.after_play(hands, ends, bone, seat, m.tile, m.suit, lacks, plays)
                           for m in moves])
         drawable = max(0, len(bone) - rules.boneyard_keep) if rules.can_draw else 0
-        if drawable > 0 and (rules.draw == "until_playable" or not drew):
+        if may_draw(rules, drawable, drew):
             # a draw tells the table nothing of the hand the seat now holds
             after = _with(lacks, seat, frozenset())
             children = []
@@ -334,8 +340,8 @@ def exact(rules: Rules, strategies: str | Sequence[str] = "random", *,
     ...          ["bully", "random"]).loc["P_side0_wins", "exact"]
     Fraction(22109, 30096)
     """
-    if not isinstance(rules, Rules):
-        raise refuse("rules", "a Rules", type(rules).__name__)
+    check_rules(rules)
+    max_states = check_limit("max_states", max_states)
     lineup = _lineup(rules, strategies)
     states = estimated_states(rules, lineup)
     if states > max_states:
@@ -396,7 +402,8 @@ def full_deal_totals(rules: Rules, lineup: list[str]) -> tuple[dict, dict, int, 
         hands = tuple(tuple(sorted(h)) for h in hands)
         found = highest_double(hands, rules.max_pip)
         no_double += found is None
-        if rules.opening == "any":
+        if not opens_with_double(rules):
+            assert rules.leader is not None  # Rules sets it under opening='any'
             seat = rules.leader
             leads = game.choices([Move(t, -1) for t in hands[seat]], hands, (), bone, seat,
                                  *game.start())
@@ -451,12 +458,12 @@ def _table(rules: Rules, game: _Game, by_opener: dict, opened_double: dict, play
                               Fraction(0))
     for k in range(p):
         rows[f"E_stitchups_seat{k}"] = total(lambda o, k=k: game.STITCH + (o + k) % p)
-    q = Fraction(no_double, played + (no_double if rules.opening == "highest_double" else 0))
+    q = Fraction(no_double, played + (no_double if opens_with_double(rules) else 0))
     rows["P_no_double_in_a_deal"] = q
-    redealt = q if rules.opening == "highest_double" else Fraction(0)
+    redealt = q if opens_with_double(rules) else Fraction(0)
     rows["P_at_least_one_redeal"] = redealt
     rows["E_redeals"] = redealt / (1 - redealt)
-    if rules.opening == "highest_double":
+    if opens_with_double(rules):
         for d in range(rules.max_pip + 1):
             rows[f"P_opening_double_{d}-{d}"] = Fraction(opened_double[d], played)
     frame = pd.DataFrame({"exact": pd.Series(rows, dtype=object)})

@@ -47,6 +47,7 @@ from ..reference.game import (
     may_draw,
     next_seat,
     opening_ends,
+    opens_with_double,
     playable_suits,
     score,
 )
@@ -108,7 +109,8 @@ class Lazy(Quantities):
     # ------------------------------------------------------------------ completions
     def completions(self, pool: int, hidden: tuple, lack: tuple) -> int:
         """How many ways the ``pool``'s tiles fill the seats' ``hidden`` slots (each tile only in
-        a seat whose ``lack`` it avoids) and the boneyard's (the rest, anywhere)."""
+        a seat whose ``lack`` it avoids) and the boneyard's (the rest, anywhere).
+        """
         found = self.count_of.get((pool, hidden, lack))
         if found is not None:
             return found
@@ -204,6 +206,7 @@ class Lazy(Quantities):
                 ((),) * p if self.keeps_plays else None)
 
     def played(self, pub: tuple, seat: int, tile) -> tuple:
+        """``pub`` with ``tile`` added to the tiles ``seat`` played (when the line-up reads them)."""
         lacks, plays = pub
         if plays is not None:
             plays = plays[:seat] + (tuple(sorted(plays[seat] + (tile,))),) + plays[seat + 1:]
@@ -221,7 +224,8 @@ class Lazy(Quantities):
         """``(pool, lack, bone)`` without the tiles that can only lie asleep for ever, once no
         tile can be drawn any more: a pool tile no seat may hold, and the revealed boneyard.
         Each lies in the boneyard in every completion, so the count of completions, and every
-        quantity, is the same without them."""
+        quantity, is the same without them.
+        """
         unrevealed = pool.bit_count() - sum(hidden)
         if self.rules.can_draw and bone.bit_count() + unrevealed > self.rules.boneyard_keep:
             return pool, lack, bone
@@ -292,7 +296,8 @@ class Lazy(Quantities):
     def reveal(self, pool, known, hidden, lack, bone, ends, seat, knocked, drew, pub,
                want: int) -> tuple:
         """The sum over what ``seat`` may hold unrevealed among the tiles holding a suit of
-        ``want`` (all its tiles when ``want`` is -1): the rest of its tiles then lack ``want``."""
+        ``want`` (all its tiles when ``want`` is -1): the rest of its tiles then lack ``want``.
+        """
         mine = lack[seat]
         cand = [t for t in _bits(pool) if self.suits[t] & want and not self.suits[t] & mine]
         h = hidden[seat]
@@ -324,7 +329,8 @@ class Lazy(Quantities):
 
     def normal(self, pool: int, hidden: tuple, lack: tuple) -> tuple:
         """``lack`` reduced to what matters: the suits of the pool, for seats with unrevealed
-        tiles (states that differ only elsewhere are one state)."""
+        tiles (states that differ only elsewhere are one state).
+        """
         present = self.present(pool)
         return tuple(m & present if h else 0 for m, h in zip(lack, hidden, strict=True))
 
@@ -373,7 +379,8 @@ class Lazy(Quantities):
 
 def _fill(classes: tuple, caps: tuple) -> int:
     """The ways to place tiles of ``classes`` (``(seats allowed as a bit mask, count)``) so that
-    seat ``s`` receives ``caps[s]`` of them; the rest go to the boneyard."""
+    seat ``s`` receives ``caps[s]`` of them; the rest go to the boneyard.
+    """
     memo: dict = {}
 
     def go(i: int, caps: tuple) -> int:
@@ -398,7 +405,8 @@ def _fill(classes: tuple, caps: tuple) -> int:
 
 def _splits(count: int, caps: list):
     """Every ``(k_1..k_m, ways)``: ``k_j <= caps[j]`` of ``count`` tiles to each of ``m`` seats
-    (the rest to the boneyard), and the multinomial number of ways to choose them."""
+    (the rest to the boneyard), and the multinomial number of ways to choose them.
+    """
     if not caps:
         yield (), 1
         return
@@ -411,7 +419,8 @@ def _splits(count: int, caps: list):
 def enumerate_hands(game: Lazy) -> tuple[dict, dict, int, int]:
     """Every deal's hand, lazily: ``(by_opener, opened_double, played, no_double)``, the totals
     of the quantities over the deals opened by each seat (:class:`fractions.Fraction` entries),
-    how many deals each double opened, the deals played and the deals holding no double."""
+    how many deals each double opened, the deals played and the deals holding no double.
+    """
     rules = game.rules
     p, h = rules.players, rules.hand_size
     pool = (1 << len(game.tiles)) - 1
@@ -423,7 +432,8 @@ def enumerate_hands(game: Lazy) -> tuple[dict, dict, int, int]:
     spare = len(game.tiles) - p * h  # the boneyard
     no_double = (game.completions(pool & ~sum(1 << t for t in doubles), hidden, lack)
                  if spare >= len(doubles) else 0)
-    if rules.opening == "any":
+    if not opens_with_double(rules):
+        assert rules.leader is not None  # Rules sets it under opening='any'
         seat = rules.leader
         mine = hidden[:seat] + (0,) + hidden[seat + 1:]
         for chosen in combinations(range(len(game.tiles)), h):

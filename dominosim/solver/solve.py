@@ -4,7 +4,7 @@ Every hand and the boneyard's order are known to all and every seat plays perfec
 sides (two players, or two partnerships) this is the zero-sum minimax of the hand; with three or
 more sides the other sides play as one coalition minimising the value of the side to move (the
 pessimistic value: what that side can guarantee whatever the others do). The search is compiled
-(:mod:`dominosim.fast.solve`): alpha-beta with a transposition table and move ordering, applying
+(:mod:`dominosim.fast.search.solve`): alpha-beta with a transposition table and move ordering, applying
 moves by the compiled engine's one turn, so every game and rule option is solved by the rules the
 engines play.
 
@@ -23,23 +23,32 @@ Examples
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from ..checks import refuse
-from ..reference.game import GameState, Move, highest_double
+from ..checks import check_limit, refuse
+from ..reference.game import GameState, Move, highest_double, opens_with_double
 from ..tiles import label, tile_id
+from .bounds import check_memory, stoppable, table_bytes
 from .position import Position
 
 OBJECTIVES = ("win", "points")
 DEFAULT_MAX_NODES = 200_000_000
 DEFAULT_TABLE_BITS = 22
-_STACKS: dict[tuple, Any] = {}
-_SALT = [0]
+DEFAULT_MAX_MEMORY = 1 << 30
+"""The most bytes a solve's table may take by default (1 GB)."""
+_LOCAL = threading.local()
+"""Each thread's solver stack (one at a time: they are large) and salt: two threads never share
+a table, so calls from several threads give the values of the same calls made one by one."""
 _PARAMS: dict[tuple, Any] = {}
+
+
+class SolverLimit(ValueError):
+    """A position that needs more solver nodes than ``max_nodes`` (a ``ValueError``)."""
 
 
 @dataclass
@@ -72,6 +81,7 @@ class Solution:
     nodes: int = 0
 
     def __repr__(self) -> str:
+        """One line: the value and the best moves."""
         best = ", ".join(f"{label(m.tile)} on {m.suit}" for m in self.best) or "none"
         return (f"Solution(value={self.value} ({self.objective}) for side "
                 f"{self.position.rules.side_of(max(self.position.to_move, 0))}, best: {best}, "
@@ -79,54 +89,48 @@ class Solution:
 
 
 def _stack(rules, core, table_bits: int):
-    from ..fast.solve import make_stack
+    from ..fast.search.solve import make_stack
 
     key = (rules.n_tiles, rules.players, core.words, table_bits)
-    if key not in _STACKS:
-        _STACKS.clear()  # one table at a time: they are large
-        _STACKS[key] = make_stack(rules.n_tiles, rules.players, rules.n_tiles + 3, table_bits)
-    return _STACKS[key]
+    stacks = getattr(_LOCAL, "stacks", None)
+    if stacks is None or key not in stacks:
+        _LOCAL.stacks = None  # one table at a time per thread: they are large
+        _LOCAL.stacks = {key: make_stack(rules.n_tiles, rules.players, rules.n_tiles + 3,
+                                         table_bits)}
+    return _LOCAL.stacks[key]
+
+
+def _next_salt() -> int:
+    """A new salt for this thread's table (the entries of earlier solves are never read)."""
+    _LOCAL.salt = (getattr(_LOCAL, "salt", 0) + 1) % (1 << 62)
+    return _LOCAL.salt
 
 
 def load_root(state: GameState, stack, rp) -> None:
     """Write the reference state ``state`` into level 0 of the solver's stack."""
-    from ..fast import board as fb
+    from ..fast.core.board import board_of
 
-    stack.hands[0].fill(0)
-    for s, hand in enumerate(state.hands):
-        for tile in hand:
-            t = tile_id(tile)
-            stack.hands[0, s, t >> 6] |= np.uint64(1) << np.uint64(t & 63)
-        stack.counts[0, s] = len(hand)
-        stack.pips[0, s] = sum(a + b for a, b in hand)
-    stack.ends[0].fill(0)
-    stack.arms[0].fill(False)
-    stack.suit_count[0].fill(0)
-    at = stack.at[0]
-    at.fill(0)
-    mask = 0
-    for i, end in enumerate(state.ends):
-        stack.ends[0, i], stack.arms[0, i] = end.suit, end.empty_arm
-        stack.suit_count[0, end.suit] += 1
-        mask |= 1 << end.suit
-    for i, tile in enumerate(state.boneyard):
-        stack.bone[i] = tile_id(tile)
-    at[fb.N_ENDS], at[fb.N_EMPTY] = len(state.ends), sum(e.empty_arm for e in state.ends)
-    at[fb.SUIT_MASK] = mask
-    at[fb.OPEN_SUIT] = state.opening_tile[0] if state.opening_tile else 0
-    at[fb.BONE_POS], at[fb.BONE_END] = 0, len(state.boneyard)
-    at[fb.KNOCKED] = sum(1 << s for s in state.knocked_since_play)
-    at[fb.OUT] = -1
-    at[fb.PLAYS] = sum(e.kind == "play" for e in state.events)
-    at[fb.KNOCKS] = sum(e.kind == "knock" for e in state.events)
-    at[fb.DRAWS] = sum(e.kind == "draw" for e in state.events)
-    at[fb.OPENER] = state.opener
-    at[fb.OPENING] = tile_id(state.opening_tile) if state.opening_tile else 0
-    at[fb.SEAT] = state.to_move
+    rules = state.rules
+    board = board_of(
+        rules.players, rules.n_tiles,
+        {s: [tile_id(t) for t in hand] for s, hand in enumerate(state.hands)},
+        [(end.suit, end.empty_arm) for end in state.ends], [tile_id(t) for t in state.boneyard],
+        open_suit=state.opening_tile[0] if state.opening_tile else 0,
+        knocked=sum(1 << s for s in state.knocked_since_play),
+        plays=sum(e.kind == "play" for e in state.events),
+        knocks=sum(e.kind == "knock" for e in state.events),
+        draws=sum(e.kind == "draw" for e in state.events), opener=state.opener,
+        opening=tile_id(state.opening_tile) if state.opening_tile else 0, seat=state.to_move)
+    for name, value in board._asdict().items():
+        if name == "bone":  # one boneyard for every level
+            stack.bone[:] = value
+        else:
+            getattr(stack, name)[0] = value
 
 
 def solve(position: Position, objective: str = "win", *, max_nodes: int = DEFAULT_MAX_NODES,
-          table_bits: int = DEFAULT_TABLE_BITS) -> Solution:
+          table_bits: int = DEFAULT_TABLE_BITS,
+          max_memory: int | None = DEFAULT_MAX_MEMORY) -> Solution:
     """The value of ``position`` for the side of the seat to move, with every hand and the
     boneyard's order known to all and every seat playing perfectly.
 
@@ -139,9 +143,13 @@ def solve(position: Position, objective: str = "win", *, max_nodes: int = DEFAUL
         ``'win'``: 1 for a win, 1/2 for a tie, 0 for a loss. ``'points'``: the points the side
         scores in the hand by the rule book's scoring, negative when another side wins.
     max_nodes : int
-        The search refuses a position that needs more nodes than this.
+        The search stops, and refuses the position, past this many nodes (1 to 2**62): the
+        bound of its time (a few million nodes a second).
     table_bits : int
-        The transposition table holds ``2**table_bits`` positions (16 to 26).
+        The transposition table holds ``2**table_bits`` positions (16 to 26; 16 bytes each).
+    max_memory : int or None
+        The most bytes the solver's table and stack may take (default 1 GB; None: no limit),
+        checked before the search starts.
 
     Returns
     -------
@@ -152,7 +160,11 @@ def solve(position: Position, objective: str = "win", *, max_nodes: int = DEFAUL
     -----
     Two sides: the zero-sum minimax. Three or more: the others are one coalition minimising the
     side to move's value. Draws are forced and known (the boneyard's order is part of the
-    position). A finished hand is refused (it has no seat to move).
+    position). A finished hand is refused (it has no seat to move), and so is a position whose
+    hidden tiles are not known (a typed-in hand: see :func:`dominosim.analyze`).
+
+    Ctrl-C stops the search within a fraction of a second (``KeyboardInterrupt``). Calls from
+    several threads at once are safe: each thread has its own table (``max_memory`` each).
 
     Examples
     --------
@@ -167,10 +179,15 @@ def solve(position: Position, objective: str = "win", *, max_nodes: int = DEFAUL
                      type(position).__name__)
     if objective not in OBJECTIVES:
         raise refuse("objective", "one of 'win', 'points'", objective)
-    if not isinstance(max_nodes, int) or max_nodes < 1:
-        raise refuse("max_nodes", "a positive integer", max_nodes)
-    if not isinstance(table_bits, int) or not 16 <= table_bits <= 26:
+    max_nodes = check_limit("max_nodes", max_nodes)
+    if isinstance(table_bits, bool) or not isinstance(table_bits, int) or \
+            not 16 <= table_bits <= 26:
         raise refuse("table_bits", "an integer from 16 to 26", table_bits)
+    if max_memory is not None:
+        check_limit("max_memory", max_memory)
+    check_memory("max_memory", table_bytes(position.rules.n_tiles, table_bits), max_memory,
+                 f"a table of 2**{table_bits} positions")
+    position.check_known("solve")
     position = position.settled()
     if position.over:
         raise refuse("position", "a hand in progress", f"a finished hand ({position.outcome})")
@@ -196,11 +213,14 @@ def solve_state(state: GameState, moves: list[Move], objective: str,
     """The compiled search on a reference state whose seat to move has the legal ``moves`` (or
     opens): each move's value to its side (``win``: 2 a win, 1 a tie, 0 a loss; ``win_points``,
     the ``pimc`` strategy's objective: ``win * WIN_UNIT + points``, see
-    :mod:`dominosim.fast.solve`) and the nodes visited. Arguments are not checked (see
-    :func:`solve`)."""
-    from ..fast.params import rule_params
-    from ..fast.shape import Shape
-    from ..fast.solve import (
+    :mod:`dominosim.fast.search.solve`) and the nodes visited. Arguments are not checked (see
+    :func:`solve`).
+    """
+    from ..fast.core.params import rule_params
+    from ..fast.core.shape import Shape
+    from ..fast.core.status import NO_RULE, OK
+    from ..fast.core.turn import rule_status
+    from ..fast.search.solve import (
         C_LIMIT,
         C_NODES,
         C_OBJECTIVE,
@@ -214,12 +234,14 @@ def solve_state(state: GameState, moves: list[Move], objective: str,
         OBJ_WIN_POINTS,
         solve_root,
     )
+    from ..strategies.search import search_error
 
     rules = state.rules
     if not state.ends:
-        kind = KIND_LEAD if rules.opening == "any" else KIND_DOUBLE
-        seat = rules.leader if rules.opening == "any" else highest_double(state.hands,
-                                                                          rules.max_pip)[0]
+        kind = KIND_DOUBLE if opens_with_double(rules) else KIND_LEAD
+        found = highest_double(state.hands, rules.max_pip)
+        seat = rules.leader if kind == KIND_LEAD else None if found is None else found[0]
+        assert seat is not None, "the seat to open is known: solve() checks the position"
     else:
         kind, seat = KIND_PLAY, state.to_move
     key = (rules, table_bits)
@@ -228,23 +250,26 @@ def solve_state(state: GameState, moves: list[Move], objective: str,
     core, rp = _PARAMS[key]
     stack = _stack(rules, core, table_bits)
     load_root(state, stack, rp)
-    _SALT[0] = (_SALT[0] + 1) % (1 << 62)
+    if rule_status(rp, stack.pips[0]) != OK:
+        raise ValueError(search_error(rules, NO_RULE))
     ctl = stack.ctl
     ctl[:] = 0
     ctl[C_LIMIT], ctl[C_ROOT_SIDE] = max_nodes, rules.side_of(seat)
     ctl[C_OBJECTIVE] = {"win": OBJ_WIN, "points": OBJ_POINTS, "win_points": OBJ_WIN_POINTS}[objective]
-    ctl[C_SALT] = _SALT[0]
+    ctl[C_SALT] = _next_salt()
     tiles = np.array([tile_id(m.tile) for m in moves], dtype=np.int64)
     suits = np.array([m.suit if kind == KIND_PLAY else -1 for m in moves], dtype=np.int64)
     kinds = np.full(len(moves), kind, dtype=np.int64)
     values = np.zeros(len(moves), dtype=np.int64)
-    if not solve_root(core, rp, stack, np.int64(seat), tiles, suits, kinds, values):
+    solved = stoppable(lambda: solve_root(core, rp, stack, np.int64(seat), tiles, suits, kinds,
+                                          values), [stack])
+    if not solved:
         held = sum(len(h) for h in state.hands)
-        raise ValueError(
+        raise SolverLimit(
             f"The value for `max_nodes` ({max_nodes:,}) is too small for this position: the "
             f"search passed it with {held} tiles in hands and {len(state.boneyard)} in the "
             f"boneyard; solve a later position or pass a larger `max_nodes`.")
     return values, int(ctl[C_NODES])
 
 
-__all__ = ["OBJECTIVES", "Solution", "solve"]
+__all__ = ["OBJECTIVES", "Solution", "SolverLimit", "solve"]

@@ -25,7 +25,8 @@ class Quantities:
     """Where each quantity of a hand sits in a vector, by absolute seat and side: ``WIN + k``
     (side ``k`` wins), ``TIE``, ``BLOCKED``, ``OUT``, ``POINTS`` (the winner's), ``SIDE_POINTS +
     k``, ``PLAYS``, ``KNOCKS``, ``DRAWS`` and ``STITCH + s`` (seat ``s``'s stitch-ups); ``size``
-    entries in all."""
+    entries in all.
+    """
 
     def __init__(self, rules: Rules) -> None:
         s, p = rules.n_sides, rules.players

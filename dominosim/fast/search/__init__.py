@@ -1,0 +1,12 @@
+"""The compiled searches: what a seat that searches decides with, on sampled worlds.
+
+Holds :mod:`.worlds` (the search's scratch, the decision's root, a sampled world laid out as a
+``Board``), :mod:`.consistent` (the exact consistent-deal sampler), :mod:`.search` (``mc``,
+``ismcts`` and ``decide``, the entry point of every search), :mod:`.solve` (the
+perfect-information solver: alpha-beta on a stack of ``Board``s) and :mod:`.pimc` (which solves
+sampled worlds with it: a strategy, and the worlds of ``ds.analyze``).
+
+May import: :mod:`dominosim.fast.core` and the package's rule layer (``dominosim.rng``,
+``dominosim.strategies.registry``); nothing from :mod:`dominosim.fast.hand` or
+:mod:`dominosim.fast.engine` (the hand kernel calls the searches, never the other way).
+"""
