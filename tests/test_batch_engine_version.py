@@ -43,7 +43,7 @@ def test_engine_version_covers_every_module_and_the_compiler_versions():
     assert set(modules) == {p.relative_to(package).as_posix() for p in package.rglob("*.py")
                             if "__pycache__" not in p.parts}
     for name in ("strategies/styles.py", "reference/game.py", "simulation/play.py",
-                 "batch/output.py", "fast/plugin.py", "solver/solve.py"):
+                 "batch/output.py", "fast/hand/plugin.py", "solver/solve.py"):
         assert name in modules, name
     version = output.engine_version()
     assert version["numba"] == numba.__version__ and version["numpy"] == np.__version__
