@@ -184,12 +184,14 @@ class _Worker:
     def close(self) -> None:
         """Let the process finish (end of its input) or stop it."""
         try:
-            self.process.stdin.close()
+            if self.process.stdin is not None:
+                self.process.stdin.close()
             self.process.wait(timeout=5)
         except (OSError, subprocess.TimeoutExpired):
             self.process.kill()
             self.process.wait()
-        self.process.stdout.close()
+        if self.process.stdout is not None:
+            self.process.stdout.close()
 
 
 def _send(stream: Any, obj: Any) -> None:

@@ -153,7 +153,8 @@ class _Tree:
         recorded in :attr:`rows`).
         """
         moves = legal_moves(self.rules, histories[0][0][0][self.replier], histories[0][0][1])
-        best, best_move = None, None
+        best: Fraction | None = None
+        best_move = None
         for move in sorted(moves, key=move_key):
             out: dict = {}
             found = sum((self.advance_play(node, move, w, out) for node, w in histories),
@@ -162,6 +163,7 @@ class _Tree:
             if best is None or found > best:
                 best, best_move = found, move
         reach = sum((w for _, w in histories), Fraction(0))
+        assert best is not None, "a decision has at least one legal move"
         dealt = histories[0][0][8][0][1]
         self.rows.append((self.replier, dealt, info[1][1:], best_move, best / reach))
         return best
@@ -221,7 +223,8 @@ def best_response(rules: Rules, strategy: str = "random") -> BestResponse:
     h = rules.hand_size
     for replier in range(2):
         tree = _Tree(rules, strategy, replier)
-        total, deals, first = Fraction(0), 0, {}
+        total, deals = Fraction(0), 0
+        first: dict = {}
         for mine in combinations(tiles, h):
             rest = [t for t in tiles if t not in mine]
             for theirs in combinations(rest, h):

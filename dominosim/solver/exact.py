@@ -433,7 +433,7 @@ def _opened(game: _Game, hands, bone: frozenset, seat: int, tile) -> tuple:
     return plus(v, game.PLAYS)
 
 
-def _table(rules: Rules, game: _Game, by_opener: dict, opened_double: dict, played: int,
+def _table(rules: Rules, game: Quantities, by_opener: dict, opened_double: dict, played: int,
            no_double: int) -> pd.DataFrame:
     p, s = rules.players, rules.n_sides
     rows: dict[str, Fraction] = {}

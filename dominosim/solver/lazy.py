@@ -104,7 +104,7 @@ class Lazy(Quantities):
         self.count_of: dict = {}
         self.settled_of: dict = {}
         self.hands: dict = {}
-        self.scores: dict = {}
+        self.scores: dict[tuple, tuple[int, int]] = {}
 
     # ------------------------------------------------------------------ completions
     def completions(self, pool: int, hidden: tuple, lack: tuple) -> int:
