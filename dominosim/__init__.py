@@ -20,7 +20,8 @@ from .rules import PRESETS, Rules
 from .simulation.check import CheckReport, check_strategy
 from .simulation.duplicate import Comparison, Tournament, bradley_terry, compare, tournament
 from .simulation.play import replay, simulate, simulate_matches
-from .solver import Position, Solution, analyze, exact, solve
+from .simulation.warm import warm
+from .solver import BestResponse, Position, Solution, analyze, best_response, exact, solve
 from .solver.review import review
 from .strategies.features import FEATURE_NAMES, FEATURES, FEATURES_VERSION
 from .strategies.lineup import BUILTINS, SEARCHES, STYLES
@@ -52,6 +53,8 @@ __all__ = [
     "bradley_terry",
     "compare",
     "exact",
+    "BestResponse",
+    "best_response",
     "tournament",
     "PRESETS",
     "HandLog",
@@ -81,4 +84,5 @@ __all__ = [
     "load_player",
     "tune",
     "tuned_player",
+    "warm",
 ]

@@ -22,9 +22,6 @@ PROG = "dominosim"
 HANDS_PER_SECOND_PER_CORE = 500_000
 """A round figure for the default sweep's random and bully players on the compiled engine (the
 README's 15 s for its 15 million hands on 2 cores, warm cache); only used to say roughly how long."""
-COMPILE_SECONDS = 60
-"""The engine's first compilation on a machine for the default sweep's six kernels (about a minute
-measured on 2 cores)."""
 
 
 def _batch(argv: list[str], prog: str) -> int:
@@ -64,6 +61,33 @@ def _cache(argv: list[str], prog: str) -> int:
     return 0
 
 
+def _warm(argv: list[str], prog: str) -> int:
+    import argparse
+
+    from .batch.api import cell_kernels
+    from .batch.run import tasks_of
+    from .batch.sweep import default_sweep, load_sweep
+    from .simulation.warm import compile_all
+
+    parser = argparse.ArgumentParser(
+        prog=prog, description="Compile the compiled engine's kernels that a sweep needs (default: "
+        "the built-in sweep), on every core at once, into numba's disk cache, so that the sweep, "
+        "and any run of the same games and line-ups, starts without compiling.")
+    parser.add_argument("sweep", nargs="?", metavar="SWEEP.toml", help="a sweep file")
+    parser.add_argument("--jobs", type=int, metavar="N",
+                        help="worker processes (default: every core)")
+    args = parser.parse_args(argv)
+    try:
+        sweep = load_sweep(args.sweep) if args.sweep else default_sweep()
+        kernels = list(dict.fromkeys(cell_kernels(sweep, tasks_of(sweep, done=())).values()))
+        table = compile_all(kernels, n_jobs=args.jobs)
+    except ValueError as e:
+        parser.exit(2, f"{prog}: error: {e}\n")
+    print(table.to_string(index=False))
+    failed = table[table["status"].str.startswith("failed")]
+    return 1 if len(failed) else 0
+
+
 COMMANDS: dict[str, tuple[str, Callable[[list[str], str], int]]] = {
     "batch": ("play a sweep file (default: the built-in sweep) into Parquet results, a summary "
               "and a report", _batch),
@@ -71,6 +95,8 @@ COMMANDS: dict[str, tuple[str, Callable[[list[str], str], int]]] = {
     "play": ("play a hand at the terminal against any strategies, then see the review of your "
              "decisions", _play),
     "cache": ("say whether the compiled engine's cache is stale; --clear deletes it", _cache),
+    "warm": ("compile the engine's kernels of a sweep (default: the built-in sweep) ahead of "
+             "time, on every core at once", _warm),
 }
 """The subcommands: name -> (one-line help, runner taking the remaining arguments and a prog).
 A new one (say ``play``, a hand at the terminal) is one more entry; ``--help`` lists it."""
@@ -92,15 +118,20 @@ def _help() -> str:
 
 
 def announce(cores: int | None = None) -> str:
-    """The line printed before the built-in sweep runs: its hands, its folder, about how long.
+    """The line printed before the built-in sweep runs: its hands, its folder, about how long
+    (compiling its kernels on ``cores`` worker processes counted, for a machine that has not
+    compiled them yet: :func:`~dominosim.simulation.warm.estimate_seconds`).
 
     >>> print(announce(cores=2))  # doctest: +NORMALIZE_WHITESPACE
     dominosim: running the built-in sweep 'block_vs_draw' (Block against Draw): 30 cells x 500,000
-    hands = 15,000,000 hands into results/block_vs_draw/ on 2 cores, about 15 s, plus about 60 s
-    the first time on a machine to compile the engine; Ctrl-C stops it and the same command
-    resumes (`dominosim --help` for the commands).
+    hands = 15,000,000 hands into results/block_vs_draw/ on 2 cores, about 15 s, plus about 25 s
+    the first time on a machine to compile the engine's 4 kernels; Ctrl-C stops it and the same
+    command resumes (`dominosim --help` for the commands).
     """
+    from .batch.api import cell_kernels
+    from .batch.run import tasks_of
     from .batch.sweep import default_sweep
+    from .simulation.warm import estimate_seconds
 
     if cores is None:
         import numba
@@ -108,11 +139,14 @@ def announce(cores: int | None = None) -> str:
         cores = numba.config.NUMBA_NUM_THREADS
     sweep = default_sweep()
     seconds = sweep.total_hands / (HANDS_PER_SECOND_PER_CORE * cores)
+    kernels = list(dict.fromkeys(cell_kernels(sweep, tasks_of(sweep, done=())).values()))
+    compiling = estimate_seconds(kernels, 0, cores)
     return (f"{PROG}: running the built-in sweep {sweep.name!r} (Block against Draw): "
             f"{len(sweep.cells)} cells x {sweep.hands:,} hands = {sweep.total_hands:,} hands "
             f"into {sweep.out}/ on {cores} cores, about {_duration(seconds)}, plus about "
-            f"{_duration(COMPILE_SECONDS)} the first time on a machine to compile the engine; "
-            f"Ctrl-C stops it and the same command resumes (`{PROG} --help` for the commands).")
+            f"{_duration(compiling)} the first time on a machine to compile the engine's "
+            f"{len(kernels)} kernels; Ctrl-C stops it and the same command resumes "
+            f"(`{PROG} --help` for the commands).")
 
 
 def _duration(seconds: float) -> str:

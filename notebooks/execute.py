@@ -1,6 +1,6 @@
 """Run every notebook here top to bottom on a fresh kernel and store its outputs in the file.
 
-    python notebooks/execute.py              # all six
+    python notebooks/execute.py              # all of them
     python notebooks/execute.py 01 05        # those whose names start so
 
 The notebooks are committed with their outputs, so that a reader on a code host sees the tables

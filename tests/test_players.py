@@ -272,6 +272,10 @@ def test_player_files_of_other_versions_changed_or_other_rules_are_refused(tmp_p
     _rewrite(path, lambda a, m: m.update(features_version=m["features_version"] + 1))
     with pytest.raises(ValueError, match="features of version .*: fit it again"):
         ds.load_player(path)
+    path = ds.Weighted(rules, {"pips": 1}).save(tmp_path / "k.npz")
+    _rewrite(path, lambda a, m: m.update(kind="learned"))
+    with pytest.raises(ValueError, match="holds a player of kind 'learned', but this dominosim"):
+        ds.load_player(path)
     path = ds.Weighted(rules, {"pips": 1}).save(tmp_path / "q.npz")
     _rewrite(path, lambda a, m: a.update(weights=a["weights"] * 2))
     with pytest.raises(ValueError, match="does not match its digest"):

@@ -28,6 +28,15 @@ from typing import Any, TextIO
 import numba
 import pandas as pd
 
+from ..simulation.warm import (
+    Compiler,
+    Kernel,
+    estimate_seconds,
+    in_ready_order,
+    kernel_of,
+    on_disk,
+    workers_for,
+)
 from .dataset import chunk_forms
 from .lineups import playable, plugin_paths
 from .markdown import render
@@ -179,23 +188,27 @@ def _run(sweep: Sweep, store: Store, fresh: bool, jobs: int | None, client: Any,
     log(f"sweep {sweep.name!r}: {len(sweep.cells)} cells, "
         f"{len(sweep.cells) * sweep.chunks_per_cell} chunks "
         f"({len(done)} finished earlier), {sweep.total_hands:,} hands, into {store.root}")
+    if client is not None:
+        plugins = tuple(plugin_paths(c.lineup for c in sweep.cells))
+        if plugins:  # every worker imports every plug-in now, or the run stops here
+            client.run(playable, plugins)
+    kernels = cell_kernels(sweep, todo)
+    needed = list(dict.fromkeys(kernels.values()))
+    compile_todo = [k for k in needed if not on_disk(k)]
+    cores = (sum(client.nthreads().values()) if client is not None
+             else workers_for(jobs))
     if todo:
-        # load (the first time on a machine: compile) the engine before the clock of progress
-        log("loading the compiled engine (the first run on a machine compiles a kernel per game family, about 10 s each)")
-        warm = dataclasses.replace(todo[0], n=1)
-        if client is not None:
-            plugins = tuple(plugin_paths(c.lineup for c in sweep.cells))
-            if plugins:  # every worker imports every plug-in now, or the run stops here
-                client.run(playable, plugins)
-            client.run(play, warm, 1)
-        else:
-            play(warm, jobs)
+        log(startup_line(needed, compile_todo, sum(t.n for t in todo), cores))
     progress = Progress(sweep, done, quiet=quiet, stream=stream)
+    progress.compiling(len(compile_todo))
     try:
         if client is not None:
-            run_dask(store, todo, progress, client, play_fn=play_fn)
+            run_dask(store, todo, progress, client, play_fn=play_fn,
+                     kernel=lambda t: kernels[t.cell], compile_todo=compile_todo)
         else:
-            run_local(store, todo, progress, jobs)
+            with Compiler(compile_todo, cores, progress.compiled) as compiler:
+                run_local(store, in_ready_order(todo, lambda t: kernels[t.cell], compiler),
+                          progress, jobs)
     finally:
         progress.close()
     table = summary_table(sweep.cells, [read_sums(store.root, c.index, c.rules)
@@ -212,6 +225,47 @@ def _run(sweep: Sweep, store: Store, fresh: bool, jobs: int | None, client: Any,
     store.write_metadata(metadata)
     log(f"wrote {store.root / 'summary.csv'} and {store.root / 'report.md'}")
     return SweepResult(store.root, table, len(todo), len(done), played, seconds)
+
+
+HANDS_PER_SECOND_PER_CORE = {"": 500_000, "search": 200, "solve": 20}
+"""Round figures of the compiled engine's pace on one core of the project's machine, by search kind:
+the built-in styles and random play (the default sweep mixes both), a search of a few hundred
+playouts, ``pimc``; only used to say roughly how long a sweep takes (``--dry-run`` measures)."""
+
+
+def cell_kernels(sweep: Sweep, tasks: list[Task]) -> dict[int, Kernel]:
+    """The kernel of every cell that ``tasks`` play (plug-ins imported here)."""
+    cells = dict.fromkeys(t.cell for t in tasks)
+    return {c: kernel_of(sweep.cells[c].rules, playable(sweep.cells[c].lineup), sweep.keep,
+                         label=sweep.cells[c].label) for c in cells}
+
+
+def startup_line(needed: list[Kernel], todo: list[Kernel], hands: int, cores: int) -> str:
+    """The first line of a sweep: its kernels (how many to compile, how many on disk) and about
+    how long compiling and playing take on ``cores`` cores.
+    """
+    compile_s = estimate_seconds(todo, len(needed) - len(todo), cores)
+    slowest = max((k.search for k in needed), key=list(HANDS_PER_SECOND_PER_CORE).index,
+                  default="")
+    play_s = hands / (HANDS_PER_SECOND_PER_CORE[slowest] * cores)
+    if todo:
+        head = (f"{len(todo)} of its {len(needed)} kernels to compile (the first run on a "
+                f"machine; about {_rough(compile_s)} on {min(cores, len(todo))} worker processes, "
+                f"each cell playing as soon as its kernel is ready)")
+    else:
+        head = f"its {len(needed)} kernels are on disk (about {_rough(compile_s)} to load)"
+    return (f"loading the compiled engine: {head}; then about {_rough(play_s)} to play "
+            f"{hands:,} hands on {cores} cores")
+
+
+def _rough(seconds: float) -> str:
+    """A rough duration: ``'5 s'``, ``'40 s'``, ``'3 min'``, ``'2 h 5 min'``."""
+    if seconds < 10:
+        return f"{max(1, round(seconds))} s"
+    if seconds < 90:
+        return f"{round(seconds / 5) * 5} s"
+    minutes = round(seconds / 60)
+    return f"{minutes} min" if minutes < 60 else f"{minutes // 60} h {minutes % 60} min"
 
 
 def _logger(quiet: bool, stream: TextIO | None):

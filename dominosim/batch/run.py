@@ -119,9 +119,10 @@ class Progress:
                 self.left[c.cell] += 1
         self.chunks, self.first = len(done), self.hands
         self.started = self.last = time.perf_counter()
-        self.bar = None
+        self.bar = self.compile_bar = None
+        self.to_compile = self.compiled_count = 0
         # a widget in Jupyter (the kernel's stderr is no terminal), text on a terminal
-        widget = stream is None and in_notebook()
+        widget = self.widget = stream is None and in_notebook()
         if not quiet and (widget or self.stream.isatty()):
             self.bar = bar(total=self.total, initial=self.hands, desc=sweep.name, show=True,
                            file=None if widget else self.stream, smoothing=0.1)
@@ -157,16 +158,44 @@ class Progress:
             self.say(f"{self._counts()}, {self.hands:,}/{self.total:,} hands, "
                      f"{rate:,.0f} hands/s, {left:,.0f} s left")
 
+    def compiling(self, n: int) -> None:
+        """Announce ``n`` kernels to compile before their cells play: a bar of its own on a
+        terminal or in Jupyter (compiling is a phase of its own: its kernels, not hands); in log
+        lines, the rate of hands counts from the end of compiling.
+        """
+        self.to_compile, self.compiled_count = n, 0
+        if n and self.bar is not None:
+            self.compile_bar = bar(total=n, desc="compiling kernels", unit="kernel", show=True,
+                                   unit_scale=False, file=None if self.widget else self.stream,
+                                   mininterval=0)
+
+    def compiled(self, kernel: Any, seconds: float, error: BaseException | None) -> None:
+        """Count a compiled kernel (``seconds`` of CPU in its worker process)."""
+        self.compiled_count += 1
+        if self.compile_bar is not None:
+            self.compile_bar.set_postfix_str(getattr(kernel, "label", ""), refresh=False)
+            self.compile_bar.update(1)
+            if self.compiled_count == self.to_compile:
+                self.compile_bar.close()
+                self.compile_bar = None
+        elif self.compiled_count == self.to_compile:
+            self.started = self.last = time.perf_counter()
+            self.first = self.hands
+
     def close(self) -> None:
-        """Close the bar."""
+        """Close the bars."""
+        if self.compile_bar is not None:
+            self.compile_bar.close()
         if self.bar is not None:
             self.bar.close()
 
 
 # ---------------------------------------------------------------------------- runners
-def run_local(store: Store, tasks: list[Task], progress: Progress, jobs: int | None) -> None:
-    """Play ``tasks`` in this process on ``jobs`` threads; a writer thread stores each chunk while
-    the next one plays (at most one chunk waits, so memory stays at two chunks).
+def run_local(store: Store, tasks: Iterable[Task], progress: Progress, jobs: int | None) -> None:
+    """Play ``tasks`` in this process on ``jobs`` threads, in the order given (a sweep gives them
+    as their kernels become ready, :func:`~dominosim.simulation.warm.in_ready_order`); a writer
+    thread stores each chunk while the next one plays (at most one chunk waits, so memory stays at
+    two chunks).
     """
 
     def store_chunk(task: Task, result: Summary | pd.DataFrame) -> None:
@@ -186,30 +215,53 @@ def run_local(store: Store, tasks: list[Task], progress: Progress, jobs: int | N
             progress.update(waiting[0])
 
 
+def _play_after(play_fn: Callable[[Task], dict[str, bytes]], task: Task, compiled: Any) -> dict:
+    """``play_fn(task)`` on a Dask worker once ``compiled`` (the kernel's compilation, a future
+    that Dask resolves first, or None) is done.
+    """
+    return play_fn(task)
+
+
 def run_dask(store: Store, tasks: list[Task], progress: Progress, client: Any, *,
-             play_fn: Callable[[Task], dict[str, bytes]] = play_and_encode) -> None:
+             play_fn: Callable[[Task], dict[str, bytes]] = play_and_encode,
+             kernel: Callable[[Task], Any] | None = None, compile_todo: Iterable[Any] = ()) -> None:
     """Play ``tasks`` on the workers of a ``dask.distributed`` client and store what they return.
 
-    At most two chunks per worker thread are in flight. A chunk whose worker dies is played again
-    by another worker (the scheduler reschedules it); one that raises is retried twice.
+    Each kernel of ``compile_todo`` (kernels not on disk, :mod:`dominosim.simulation.warm`) is
+    compiled first by a task of its own, on every worker at once; a chunk waits for its kernel's
+    (``kernel(task)``) compilation only. At most two chunks per worker thread are in flight. A
+    chunk whose worker dies is played again by another worker (the scheduler reschedules it); one
+    that raises is retried twice.
     """
     import uuid
 
     from distributed import as_completed
 
+    from ..simulation.warm import compile_here
+
     token = uuid.uuid4().hex[:8]
     todo = iter(tasks)
     in_flight: dict[str, Task] = {}
+    compiling = {k: client.submit(compile_here, k, key=f"dominosim-{token}-compile-{i}",
+                                  priority=1, pure=False)
+                 for i, k in enumerate(compile_todo)}
+    kernels = {f.key: k for k, f in compiling.items()}
 
     def submit(task: Task):
-        future = client.submit(play_fn, task, key=f"dominosim-{token}-{task.cell}-{task.index}",
+        ready = compiling.get(kernel(task)) if kernel is not None else None
+        future = client.submit(_play_after, play_fn, task, ready,
+                               key=f"dominosim-{token}-{task.cell}-{task.index}",
                                retries=2, pure=False)
         in_flight[future.key] = task
         return future
 
     threads = max(1, sum(client.nthreads().values()))
-    queue = as_completed([submit(t) for t in islice(todo, 2 * threads)])
+    queue = as_completed([*compiling.values(), *(submit(t) for t in islice(todo, 2 * threads))])
     for future in queue:
+        if future.key in kernels:
+            error = future.exception()
+            progress.compiled(kernels.pop(future.key), 0.0 if error else future.result(), error)
+            continue
         task = in_flight.pop(future.key)
         files = future.result()
         future.release()

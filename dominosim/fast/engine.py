@@ -215,6 +215,40 @@ def _each_block(play, blocks: list[tuple[int, int]], threads: int) -> np.ndarray
     return statuses
 
 
+KERNEL_KEEPS = ("rows", "summary")
+"""The outputs of a block of hands, each its own compiled entry point (``driver.rows_of``,
+``driver.sums_of``)."""
+
+
+def search_kind(run: Run) -> str:
+    """What the search's scratch adds to a kernel's types: ``''`` (no seat searches), ``'search'``
+    or ``'solve'`` (a seat solves sampled worlds: the solver's stack is compiled in)."""
+    if run.dims is None:
+        return ""
+    return "solve" if run.dims[3] else "search"
+
+
+def entry_call(run: Run, keep: str, n: int = 0) -> tuple[Any, tuple]:
+    """The compiled entry point that plays ``run`` with output ``keep`` and its arguments for
+    hands ``0 .. n - 1`` (one block): what :func:`compile_kernel` calls and what
+    :func:`~dominosim.fast.core.diskcache.on_disk` looks up."""
+    seed, start, lo, hi = np.uint64(0), np.int64(0), np.int64(0), np.int64(n)
+    if keep == "rows":
+        out = np.zeros((n, k.n_record_cols(run.rules.players)), dtype=np.int16)
+        return rows_of, (run.shape, run.rp, run.lineup, seed, start, lo, hi, out,
+                         np.zeros(n, dtype=np.int32), *scratch_of(run))
+    acc = np.zeros(summary_width(run.rules.players), dtype=np.float64)
+    return sums_of, (run.shape, run.rp, run.lineup, seed, start, lo, hi, row_of(run), acc,
+                     *scratch_of(run))
+
+
+def compile_kernel(run: Run, keep: str) -> None:
+    """Compile (or load from numba's disk cache) the kernel that plays ``run`` with output
+    ``keep``, playing no hand."""
+    entry, args = entry_call(run, keep)
+    _check_status(run, np.array([entry(*args)]))
+
+
 def play_rows(run: Run, seed: int, start: int, n: int,
               n_jobs: int | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Records of hands ``start .. start + n - 1``: an ``int16`` array (columns ``C_*``, then per

@@ -88,7 +88,7 @@ def _reference(rules: Rules, strategies: Any, hands: range, seed: int) -> pd.Dat
 
 def decisions(rules: Rules, strategies: Any, n_hands: int, seed: int = 0, *, start: int = 0,
               engine: str = "fast") -> pd.DataFrame:
-    """Every decision met in hands ``start .. start + n_hands - 1``, one row per legal move.
+    """Every decision met in hands ``start`` to ``start + n_hands - 1``, one row per legal move.
 
     Parameters
     ----------

@@ -28,7 +28,7 @@ from ..strategies.lineup import resolve_lineup
 from ..strategies.styles import Strategy
 from ..strategies.view import view_of
 from ..tiles import n_tiles, tile_id, tile_of
-from .game import Event, GameState, IllegalMoveError, Move, highest_double
+from .game import Event, GameState, IllegalMoveError, Move, highest_double, opens_with_double
 from .transcript import transcript
 
 MAX_REDEALS = 1_000_000
@@ -188,7 +188,7 @@ def deal(rules: Rules, key: int) -> list[tuple[Hands, list[tuple[int, int]]]]:
         hands = [[tile_of(t) for t in ids[s * h:(s + 1) * h]] for s in range(players)]
         boneyard = [tile_of(t) for t in ids[players * h:]]
         deals.append((hands, boneyard))
-        if rules.opening == "any" or highest_double(hands, rules.max_pip) is not None:
+        if not opens_with_double(rules) or highest_double(hands, rules.max_pip) is not None:
             return deals
     raise RuntimeError(f"No double was dealt in {MAX_REDEALS} deals.")
 
@@ -222,7 +222,7 @@ def take_turn(state: GameState, strategies: Sequence[Strategy], rngs: Sequence[S
 
 def play_out(state: GameState, strategies: Sequence[Strategy], rngs: Sequence[Stream]) -> None:
     """Open the hand and take turns until it ends."""
-    if state.rules.opening == "highest_double":
+    if opens_with_double(state.rules):
         state.open_with_highest_double()
     else:
         leader = state.rules.leader

@@ -41,7 +41,15 @@ from typing import Any
 from ..checks import refuse
 from ..rules import PRESETS, Rules
 from ..tiles import HIDDEN, full_set, label, n_tiles, tile_id
-from .game import Event, GameState, IllegalMoveError, Move, highest_double, score
+from .game import (
+    Event,
+    GameState,
+    IllegalMoveError,
+    Move,
+    highest_double,
+    opens_with_double,
+    score,
+)
 from .transcript import move_text
 
 SCHEMA = "dominosim.hand/1"
@@ -274,7 +282,7 @@ class Replay:
         state = self.state
         if state.ends:
             return state.to_move
-        if self.rules.opening == "any" and self.rules.leader is not None:
+        if not opens_with_double(self.rules) and self.rules.leader is not None:
             return self.rules.leader
         found = highest_double(state.hands, self.rules.max_pip)
         return -1 if found is None else found[0]
@@ -282,7 +290,7 @@ class Replay:
     def legal(self, seat: int) -> list[Move]:
         """The legal moves of ``seat`` as far as its known tiles tell."""
         state = self.state
-        if not state.ends and self.rules.opening == "highest_double":
+        if not state.ends and opens_with_double(self.rules):
             found = highest_double(state.hands, self.rules.max_pip)
             return [] if found is None or found[0] != seat else [Move(found[1], found[1][0])]
         return state.legal_moves(seat)
@@ -307,7 +315,7 @@ class Replay:
     def open(self, seat: int | None, tile: tuple[int, int]) -> int:
         """The opening play of ``tile`` (by ``seat`` when given); returns the opener."""
         state, rules = self.state, self.rules
-        if rules.opening == "any":
+        if not opens_with_double(rules):
             seat = rules.leader if seat is None else seat
             if seat is None or seat != rules.leader:
                 raise IllegalMoveError(f"seat {rules.leader} leads")

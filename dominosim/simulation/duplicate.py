@@ -321,7 +321,8 @@ def compare(rules: Rules, a: Any, b: Any, n_deals: int, seed: int = 0, *, engine
     ----------
     rules : Rules
     a, b : str or strategy
-        One strategy each: a built-in name, or with ``engine='reference'`` a function
+        One strategy each: a built-in name, a weighted player (``ds.Weighted``, or a saved one
+        as ``"file:player.npz"``), or with ``engine='reference'`` a function
         ``f(view, moves, rng)`` or an object with ``choose``.
     n_deals : int
         Deals to play (1 or more); each is played 2 times (two sides) or ``2 * n_sides`` times.

@@ -5,6 +5,8 @@
   and the boneyard's order are known and every seat plays perfectly;
 * :func:`exact` (:mod:`~dominosim.solver.exact`): the exact expected values of a small rule set
   under ``random``, every deal, choice and draw enumerated;
+* :func:`best_response` (:mod:`~dominosim.solver.best_response`): the exact best reply to a
+  strategy on a small two-player rule set, and how much it gains (its exploitability);
 * :func:`analyze` (:mod:`~dominosim.solver.analyze`): every move's value from what one seat sees
   (perfect-information Monte Carlo or play-outs), with 95% intervals;
 * :func:`PIMC`: the ``pimc`` search strategy (defined with the other searches in
@@ -13,8 +15,9 @@
 
 from ..strategies.search import PIMC
 from .analyze import analyze
+from .best_response import BestResponse, best_response
 from .exact import exact
 from .position import Position, SeatView, position_of
 from .solve import Solution, solve
 
-__all__ = ["analyze", "exact", "PIMC", "Position", "SeatView", "Solution", "position_of", "solve"]
+__all__ = ["analyze", "BestResponse", "best_response", "exact", "PIMC", "Position", "SeatView", "Solution", "position_of", "solve"]

@@ -1,5 +1,9 @@
 """Exact expected values of a small rule set under ``random`` and the deterministic styles: every
-deal, every choice of a ``random`` seat and every draw enumerated, in :class:`fractions.Fraction`.
+deal, every choice of a ``random`` seat and every draw accounted for, in
+:class:`fractions.Fraction`. :func:`exact` enumerates lazily (:mod:`dominosim.solver.lazy`: tiles
+revealed only when a decision or a rule needs them, deals counted, not listed); the enumeration
+over every full deal below (:class:`_Game`, :func:`full_deal_totals`) is kept as its independent
+check and for continuations from a known position.
 
 The hand is played by the reference engine's rule functions (:mod:`dominosim.reference.game`:
 :func:`~dominosim.reference.game.legal_moves`, :func:`~dominosim.reference.game.ends_after`,
@@ -34,6 +38,7 @@ Fraction(37, 45)
 from __future__ import annotations
 
 import math
+import os
 from collections.abc import Sequence
 from fractions import Fraction
 from functools import lru_cache
@@ -54,6 +59,7 @@ from ..reference.game import (
     may_draw,
     next_seat,
     opening_ends,
+    opens_with_double,
     playable_ends,
     playable_suits,
     score,
@@ -62,6 +68,8 @@ from ..rules import Rules, check_rules
 from ..strategies.lineup import BUILTINS, STYLES, per_seat
 from ..strategies.view import SeatView
 from ..tiles import full_set, pips
+from .lazy import Lazy, StateLimitError, enumerate_hands
+from .vectors import Quantities, plus, total
 
 __all__ = ["exact", "estimated_states", "MAX_STATES"]
 
@@ -79,7 +87,12 @@ _READS = {
 :mod:`dominosim.strategies.styles`). The enumeration's states keep only what the line-up reads."""
 
 MAX_STATES = 3_000_000
-"""The largest :func:`estimated_states` that :func:`exact` takes on by default (about a minute)."""
+"""The largest :func:`estimated_states` that :func:`exact` takes on by default, and the most states
+it then keeps (about 2 GB: :data:`BYTES_PER_STATE`)."""
+
+BYTES_PER_STATE = 700
+"""The memory one state of the lazy enumeration takes with its tables: the peak resident memory
+over the states kept was 670 bytes on the largest validation configuration (``benchmarks/README.md``)."""
 
 
 def _deals(tiles: list, players: int, size: int):
@@ -94,27 +107,60 @@ def _deals(tiles: list, players: int, size: int):
 
 
 def estimated_states(rules: Rules, strategies: str | Sequence[str] = "random") -> int:
-    """A rough count of the work of :func:`exact`: the deals, times the tiles dealt, times one more
-    than the tiles that may be drawn (measured: about 30 microseconds each); half as much again
-    when a seat plays ``partner`` with partnerships (its states keep the tiles each seat played, so
-    fewer of them are met twice: measured 1.3 to 1.4 times the time of ``random`` on double-three
-    Block 4p, ``benchmarks/README.md``). The other line-ups took from a fifth to 1.2 times the
-    time of ``random`` on the validation table's configurations.
+    """The work of :func:`exact` it checks before it starts: twice the deals, times the tiles
+    dealt, times one more than the tiles that may be drawn; half as much again when a seat plays
+    ``partner`` with partnerships (its states keep the tiles each seat played).
+
+    The lazy enumeration met at most 0.83 as many states as this on every configuration of the
+    validation table that finished (all but 9d, ``benchmarks/README.md``); :func:`exact` also
+    stops, with an error, at the moment it would keep more than ``max_states`` states, whatever
+    the estimate said.
 
     >>> estimated_states(Rules(max_pip=3, players=2, hand_size=3))
-    25200
+    50400
     >>> estimated_states(Rules(max_pip=3, players=4, hand_size=2, partnerships=True), "partner")
-    1360800
+    2721600
     """
     n, h, p = rules.n_tiles, rules.hand_size, rules.players
     deals = math.factorial(n) // (math.factorial(h) ** p * math.factorial(n - h * p))
     drawable = n - h * p - rules.boneyard_keep if rules.can_draw else 0
     plays = any("plays" in _reads(rules, name) for name in _lineup(rules, strategies))
-    states = deals * h * p * (1 + drawable)
+    states = 2 * deals * h * p * (1 + drawable)
     return states * 3 // 2 if plays else states
 
 
-class _Game:
+def _check_memory(max_states: int) -> None:
+    """Refuse a ``max_states`` whose states would not fit in the memory the machine has free."""
+    try:
+        free = os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (ValueError, OSError, AttributeError):  # not a POSIX system: nothing to check
+        return
+    if max_states * BYTES_PER_STATE > free:
+        raise ValueError(f"The value for `max_states` must fit in the free memory (at most "
+                         f"{free // BYTES_PER_STATE:,} states of about {BYTES_PER_STATE} bytes "
+                         f"each), but {max_states:,} was passed.")
+
+
+def seat_view(rules: Rules, seat: int, hand: tuple, ends: tuple, tile_counts: tuple,
+              boneyard_size: int, lacks, plays) -> SeatView:
+    """What ``seat`` sees, as far as the built-in styles read it: its hand, the open ends and
+    which are playable, the tile counts, the boneyard's size, the suits each seat is known to
+    lack (empty when no seat of the line-up reads them), and a history of the plays alone, each
+    seat's in tile order (empty when no seat reads it). The order of the plays, the draws, the
+    knocks and the opener are not kept: no built-in style reads them
+    (``tests/test_exact_styles.py`` checks every style's choice against the full view).
+    """
+    playable = set(playable_ends(rules, ends))
+    history = () if plays is None else _history(plays)
+    return SeatView(
+        rules=rules, seat=seat, hand=hand, ends=tuple(e.suit for e in ends),
+        playable=tuple(i in playable for i in range(len(ends))), history=history,
+        tile_counts=tile_counts, boneyard_size=boneyard_size,
+        known_lacks=lacks if lacks is not None else (frozenset(),) * rules.players, opener=-1,
+        layout=tuple(ends), to_move=seat)
+
+
+class _Game(Quantities):
     """The enumeration for one rule set and line-up: ``rest(state)`` is the expected rest of the
     hand from ``state``.
 
@@ -133,13 +179,7 @@ class _Game:
         self.styles = [None if name == "random" else BUILTINS[name]() for name in lineup]
         reads = set().union(*(_reads(rules, name) for name in lineup))
         self.keeps_lacks, self.keeps_plays = "lacks" in reads, "plays" in reads
-        p, s = rules.players, rules.n_sides
-        # the vector of a hand's quantities, by absolute seat and side
-        self.WIN, self.TIE, self.BLOCKED, self.OUT, self.POINTS = 0, s, s + 1, s + 2, s + 3
-        self.SIDE_POINTS = s + 4
-        self.PLAYS, self.KNOCKS, self.DRAWS = 2 * s + 4, 2 * s + 5, 2 * s + 6
-        self.STITCH = 2 * s + 7
-        self.size = 2 * s + 7 + p
+        super().__init__(rules)
         self.rest = lru_cache(maxsize=None)(self._rest)
 
     def start(self) -> tuple:
@@ -157,23 +197,9 @@ class _Game:
         return tuple(ends) if self.rules.fill_opening_first else tuple(sorted(ends))
 
     def view(self, hands, ends, bone, seat: int, lacks, plays) -> SeatView:
-        """What ``seat`` sees, as far as the built-in styles read it: its hand, the open ends and
-        which are playable, the tile counts, the boneyard's size, the suits each seat is known to
-        lack (empty when no seat of the line-up reads them), and a history of the plays alone,
-        each seat's in tile order (empty when no seat reads it). The order of the plays, the
-        draws, the knocks and the opener are not kept: no built-in style reads them
-        (``tests/test_exact_styles.py`` checks every style's choice against the full view).
-        """
-        rules = self.rules
-        p = rules.players
-        playable = set(playable_ends(rules, ends))
-        history = () if plays is None else _history(plays)
-        return SeatView(
-            rules=rules, seat=seat, hand=hands[seat], ends=tuple(e.suit for e in ends),
-            playable=tuple(i in playable for i in range(len(ends))), history=history,
-            tile_counts=tuple(len(h) for h in hands), boneyard_size=len(bone),
-            known_lacks=lacks if lacks is not None else (frozenset(),) * p, opener=-1,
-            layout=tuple(ends), to_move=seat)
+        """What ``seat`` sees, as far as the built-in styles read it (:func:`seat_view`)."""
+        return seat_view(self.rules, seat, hands[seat], ends, tuple(len(h) for h in hands),
+                         len(bone), lacks, plays)
 
     def choices(self, moves: list, hands, ends, bone, seat: int, lacks, plays) -> list:
         """The moves ``seat`` may make, each equally likely: all of them for ``random``, the
@@ -187,13 +213,7 @@ class _Game:
     def finish(self, hands, out_seat: int) -> tuple:
         rules = self.rules
         v = [0] * self.size
-        winner, points = score(rules, [sum(pips(t) for t in h) for h in hands], out_seat)
-        if winner < 0:
-            v[self.TIE] = 1
-        else:
-            v[self.WIN + winner] = 1
-            v[self.POINTS] = points
-            v[self.SIDE_POINTS + winner] = points
+        self.add_result(v, *score(rules, [sum(pips(t) for t in h) for h in hands], out_seat))
         v[self.OUT if out_seat >= 0 else self.BLOCKED] = 1
         return 1, tuple(v)
 
@@ -213,9 +233,9 @@ class _Game:
         new_ends, _ = ends_after(self.rules, ends, Move(tile, suit))
         v = self.continue_after(hands, self.canonical(new_ends), bone, seat, lacks,
                                 self.played(plays, seat, tile))
-        v = _plus(v, self.PLAYS)
+        v = plus(v, self.PLAYS)
         if is_stitch_up([e.suit for e in new_ends]):
-            v = _plus(v, self.STITCH + seat)
+            v = plus(v, self.STITCH + seat)
         return v
 
     def continue_after(self, hands, ends, bone, seat: int, lacks, plays) -> tuple:
@@ -242,7 +262,7 @@ class _Game:
                               for s, h in enumerate(hands))
                 children.append(self.rest(taken, ends, bone - {tile}, seat, knocked, True, after,
                                           plays))
-            return _plus(_mean(children), self.DRAWS)
+            return plus(_mean(children), self.DRAWS)
         knocked = knocked | {seat}
         if lacks is not None:
             lacks = _with(lacks, seat, lacks[seat] | playable_suits(rules, ends))
@@ -252,7 +272,12 @@ class _Game:
         else:
             v = self.rest(hands, ends, bone, next_seat(rules, hands, seat), knocked, False, lacks,
                           plays)
-        return _plus(v, self.KNOCKS)
+        return plus(v, self.KNOCKS)
+
+
+def _mean(vectors: list) -> tuple:
+    """The mean of the ``vectors``, reduced."""
+    return total(vectors, len(vectors))
 
 
 @lru_cache(maxsize=1 << 16)
@@ -266,38 +291,6 @@ def _with(items: tuple | None, index: int, value) -> tuple | None:
     if items is None:
         return None
     return items[:index] + (value,) + items[index + 1:]
-
-
-# A vector of expected values is ``(denominator, numerators)`` in integers (Fraction arithmetic
-# on every entry costs most of the enumeration's time): each entry is ``numerator / denominator``.
-def _plus(v: tuple, index: int) -> tuple:
-    """``v`` with 1 added to entry ``index``."""
-    den, nums = v
-    nums = list(nums)
-    nums[index] += den
-    return den, tuple(nums)
-
-
-def _sum(vectors: list) -> tuple:
-    """The sum of the ``vectors``."""
-    den = math.lcm(*(d for d, _ in vectors))
-    total = [0] * len(vectors[0][1])
-    for d, nums in vectors:
-        f = den // d
-        for i, x in enumerate(nums):
-            if x:
-                total[i] += x * f
-    return den, total
-
-
-def _mean(vectors: list) -> tuple:
-    """The mean of the ``vectors``, reduced."""
-    if len(vectors) == 1:  # a style's choice, or a forced move: the vector is reduced already
-        return vectors[0]
-    den, total = _sum(vectors)
-    den *= len(vectors)
-    g = math.gcd(den, *total)
-    return den // g, tuple(x // g for x in total)
 
 
 def exact(rules: Rules, strategies: str | Sequence[str] = "random", *,
@@ -318,9 +311,12 @@ def exact(rules: Rules, strategies: str | Sequence[str] = "random", *,
         deterministic styles ``'bully'``, ``'doubles'``, ``'accompanied'``, ``'stitcher'``,
         ``'counter'`` and ``'partner'`` (searches and a user's strategies are not enumerated).
     max_states : int
-        Refuse a rule set whose estimated number of states (:func:`estimated_states`) is larger.
-        ``exact`` takes up to about a minute on the validation table's configurations it
-        reaches, under every line-up (``benchmarks/README.md``).
+        Refuse a rule set whose estimated number of states (:func:`estimated_states`) is larger,
+        and a limit the free memory cannot hold (:data:`BYTES_PER_STATE` each), before any work;
+        stop with an error at the moment the enumeration would keep more states than this.
+        Every validation configuration the default reaches takes under a minute; double-four
+        sets need a larger limit (``benchmarks/README.md``). Ctrl-C stops it at once
+        (:class:`KeyboardInterrupt`).
 
     Returns
     -------
@@ -352,36 +348,18 @@ def exact(rules: Rules, strategies: str | Sequence[str] = "random", *,
         raise ValueError(f"The value for `rules` must be small enough to enumerate (at most "
                          f"{max_states:,} estimated states, see `max_states`), but "
                          f"{rules!r} has about {states:,}.")
-    game = _Game(rules, lineup)
-    p = rules.players
-    by_opener: dict[int, list] = {seat: [] for seat in range(p)}
-    opened_double = {d: 0 for d in range(rules.max_pip + 1)}
-    played = no_double = 0
-    for hands, bone in _deals(full_set(rules.max_pip), p, rules.hand_size):
-        hands = tuple(tuple(sorted(h)) for h in hands)
-        found = highest_double(hands, rules.max_pip)
-        no_double += found is None
-        if rules.opening == "any":
-            assert rules.leader is not None  # Rules sets it under opening='any'
-            seat = rules.leader
-            leads = game.choices([Move(t, -1) for t in hands[seat]], hands, (), bone, seat,
-                                 *game.start())
-            vector = _mean([_opened(game, hands, frozenset(bone), seat, m.tile) for m in leads])
-        else:
-            if found is None:
-                continue
-            seat, tile = found
-            opened_double[tile[0]] += 1
-            vector = _opened(game, hands, frozenset(bone), seat, tile)
-        played += 1
-        by_opener[seat].append(vector)
-        if len(by_opener[seat]) > 256:
-            den, total = _sum(by_opener[seat])
-            by_opener[seat] = [(den, tuple(total))]
-    for seat, vectors in by_opener.items():
-        den, total = _sum(vectors) if vectors else (1, [0] * game.size)
-        by_opener[seat] = [Fraction(x, den) for x in total]
-    return _table(rules, game, by_opener, opened_double, played, no_double)
+    _check_memory(max_states)
+    reads = set().union(*(_reads(rules, name) for name in lineup))
+    game = Lazy(rules, lineup, reads, max_states)
+    try:
+        by_opener, opened_double, played, no_double = enumerate_hands(game)
+    except StateLimitError:
+        raise ValueError(f"The value for `max_states` must be larger for {rules!r}: the "
+                         f"enumeration met more than {max_states:,} states (the estimate was "
+                         f"{states:,}).") from None
+    table = _table(rules, game, by_opener, opened_double, played, no_double)
+    table.attrs["states"] = len(game.memo)
+    return table
 
 
 def _lineup(rules: Rules, strategies) -> list[str]:
@@ -406,6 +384,45 @@ def _reads(rules: Rules, name: str) -> frozenset:
     return _READS[name]
 
 
+def full_deal_totals(rules: Rules, lineup: list[str]) -> tuple[dict, dict, int, int]:
+    """The enumeration over every full deal (the one :func:`exact` made before the lazy one,
+    kept as an independent check of it: ``tests/test_exact_lazy.py``), with the same result as
+    :func:`~dominosim.solver.lazy.enumerate_hands`. Only for the smallest rule sets: its work
+    grows with the number of deals.
+
+    >>> full_deal_totals(Rules(max_pip=1, players=2, hand_size=1), ["random"] * 2)[1:]
+    ({0: 2, 1: 4}, 6, 0)
+    """
+    game = _Game(rules, lineup)
+    p = rules.players
+    by_opener: dict[int, list] = {seat: [] for seat in range(p)}
+    opened_double = {d: 0 for d in range(rules.max_pip + 1)}
+    played = no_double = 0
+    for hands, bone in _deals(full_set(rules.max_pip), p, rules.hand_size):
+        hands = tuple(tuple(sorted(h)) for h in hands)
+        found = highest_double(hands, rules.max_pip)
+        no_double += found is None
+        if not opens_with_double(rules):
+            assert rules.leader is not None  # Rules sets it under opening='any'
+            seat = rules.leader
+            leads = game.choices([Move(t, -1) for t in hands[seat]], hands, (), bone, seat,
+                                 *game.start())
+            vector = _mean([_opened(game, hands, frozenset(bone), seat, m.tile) for m in leads])
+        else:
+            if found is None:
+                continue
+            seat, tile = found
+            opened_double[tile[0]] += 1
+            vector = _opened(game, hands, frozenset(bone), seat, tile)
+        played += 1
+        by_opener[seat].append(vector)
+    fractions = {}
+    for seat, vectors in by_opener.items():
+        den, nums = total(vectors) if vectors else (1, (0,) * game.size)
+        fractions[seat] = [Fraction(x, den) for x in nums]
+    return fractions, opened_double, played, no_double
+
+
 def _opened(game: _Game, hands, bone: frozenset, seat: int, tile) -> tuple:
     """The hand's vector from the opening play of ``tile`` by ``seat`` on."""
     hands = tuple(tuple(t for t in h if t != tile) if s == seat else h
@@ -413,10 +430,10 @@ def _opened(game: _Game, hands, bone: frozenset, seat: int, tile) -> tuple:
     ends = game.canonical(opening_ends(game.rules, tile))
     lacks, plays = game.start()
     v = game.continue_after(hands, ends, bone, seat, lacks, game.played(plays, seat, tile))
-    return _plus(v, game.PLAYS)
+    return plus(v, game.PLAYS)
 
 
-def _table(rules: Rules, game: _Game, by_opener: dict, opened_double: dict, played: int,
+def _table(rules: Rules, game: Quantities, by_opener: dict, opened_double: dict, played: int,
            no_double: int) -> pd.DataFrame:
     p, s = rules.players, rules.n_sides
     rows: dict[str, Fraction] = {}
@@ -441,12 +458,12 @@ def _table(rules: Rules, game: _Game, by_opener: dict, opened_double: dict, play
                               Fraction(0))
     for k in range(p):
         rows[f"E_stitchups_seat{k}"] = total(lambda o, k=k: game.STITCH + (o + k) % p)
-    q = Fraction(no_double, played + (no_double if rules.opening == "highest_double" else 0))
+    q = Fraction(no_double, played + (no_double if opens_with_double(rules) else 0))
     rows["P_no_double_in_a_deal"] = q
-    redealt = q if rules.opening == "highest_double" else Fraction(0)
+    redealt = q if opens_with_double(rules) else Fraction(0)
     rows["P_at_least_one_redeal"] = redealt
     rows["E_redeals"] = redealt / (1 - redealt)
-    if rules.opening == "highest_double":
+    if opens_with_double(rules):
         for d in range(rules.max_pip + 1):
             rows[f"P_opening_double_{d}-{d}"] = Fraction(opened_double[d], played)
     frame = pd.DataFrame({"exact": pd.Series(rows, dtype=object)})

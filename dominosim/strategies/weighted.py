@@ -263,6 +263,9 @@ def load_player(path: str | Path) -> Weighted:
     except (OSError, KeyError, ValueError) as error:
         raise ValueError(f"The value for `path` must be a player file written by Weighted.save, "
                          f"but {str(path)!r} cannot be read as one ({error}).") from None
+    if meta.get("kind") != "weighted":
+        raise ValueError(f"The player file {str(path)!r} holds a player of kind "
+                         f"{meta.get('kind')!r}, but this dominosim plays only kind 'weighted'.")
     version = meta.get("features_version")
     if version != FEATURES_VERSION or names != list(FEATURE_NAMES):
         raise ValueError(f"The player file {str(path)!r} has features of version {version!r}, "

@@ -69,11 +69,15 @@ class Shape:
            searches: bool = False) -> Shape:
         """The shape of a run of ``rules`` with the given extras.
 
-        Replays (``events``) and runs where a seat searches get the *general* kernel of their
-        word count (any layout, drawing decided by the rules at run time, the style tables kept):
-        their time goes into single hands or into searching, not into the turn loop, so one
-        compiled kernel serves every game of a set size instead of one per family."""
-        if events or searches:
+        Replays (``events``), runs where a seat searches and runs where a seat plays a style or
+        a plug-in (``styles``) get the *general* kernel of their word count (any layout, drawing
+        decided by the rules at run time, the style tables kept): their time goes into single
+        hands, searching or the styles' choices, not into the turn loop (measured: a line of
+        ``bully`` players is as fast on the general kernel, issue 21 in ``benchmarks/README.md``),
+        so one compiled kernel serves every game of a set size instead of one per family. Runs of
+        ``random`` players only keep a kernel per family: there the specialised turn loop is
+        worth 10-20%."""
+        if events or searches or styles:
             return cls(words_of(rules.n_tiles), False, True, True, plugins, events, searches)
         line = rules.opening_arms == 2 and not rules.doubles_branch and not rules.fill_opening_first
         return cls(words_of(rules.n_tiles), line, rules.can_draw, styles, plugins, events, searches)

@@ -5,8 +5,8 @@ playouts), the deterministic strategies in :mod:`dominosim.fast.hand.styles`, th
 :mod:`dominosim.fast.search.search`. :func:`play_hand` is compiled once per
 :class:`~dominosim.fast.core.shape.Shape`; the search is compiled into it only when ``search`` is not
 None (numba prunes the branch before typing), so a run with no searching seat never compiles it.
-A hand's record is one ``int16`` row indexed by the ``C_*`` constants; problems come back as status
-codes, never exceptions.
+A hand's record is one ``int16`` row indexed by the ``C_*`` constants; problems come back as the
+status codes of :mod:`dominosim.fast.core.status`, never exceptions.
 """
 
 from __future__ import annotations

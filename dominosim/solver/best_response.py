@@ -1,0 +1,267 @@
+"""The best reply to a fixed strategy, and how much it gains: :func:`best_response`.
+
+For a two-player rule set small enough to enumerate, the replying seat's best strategy against a
+fixed one (``random`` or a deterministic built-in style) is found by backward induction over the
+replier's information sets: everything it has seen (its dealt hand, every public event, the tiles
+it drew itself) and nothing else. The histories of an information set share the replier's legal
+moves; each move's value is summed over them, weighted by how likely each is (the deal, the draws
+and the fixed strategy's choices, never the replier's own), with the replier's later choices
+already made best. The replier has perfect recall, so this is a best reply among all strategies,
+mixed ones included.
+
+A result counts 1 for a win, 1/2 for a tie and 0 for a loss, the quantity that
+``ds.compare(...).row("win_rate_a")`` estimates. Everything is exact (:class:`fractions.Fraction`).
+
+Examples
+--------
+>>> import dominosim as ds
+>>> reply = best_response(ds.Rules(max_pip=3, players=2, hand_size=3), "bully")
+>>> reply.value, reply.gain
+(Fraction(219, 380), Fraction(29, 380))
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from itertools import combinations
+
+import pandas as pd
+
+from ..checks import refuse
+from ..reference.game import (
+    Move,
+    ends_after,
+    ends_by_out,
+    highest_double,
+    is_blocked,
+    legal_moves,
+    may_draw,
+    move_key,
+    next_seat,
+    opening_ends,
+    opens_with_double,
+    playable_suits,
+    score,
+)
+from ..rules import Rules
+from ..strategies.lineup import BUILTINS, STYLES
+from ..tiles import full_set, label, pips
+from .exact import seat_view
+
+__all__ = ["BestResponse", "best_response"]
+
+
+@dataclass(frozen=True)
+class BestResponse:
+    """The best reply to a strategy.
+
+    Attributes
+    ----------
+    value : Fraction
+        The replier's expected result (win 1, tie 1/2), averaged over the two seats it may take.
+    gain : Fraction
+        ``value`` less the strategy's own against itself (1/2 over both seats): how much the
+        strategy can be exploited.
+    policy : pandas.DataFrame
+        One row per information set where the replier has two or more moves: ``seat``,
+        ``dealt`` (its dealt hand), ``history`` (the public events it saw, its own draws shown),
+        ``move`` (the best one; ties go to the first in canonical move order) and ``value`` (the
+        best move's expected result, given the information set is reached).
+    by_seat : tuple of Fraction
+        The replier's value at seat 0 and at seat 1.
+    """
+
+    value: Fraction
+    gain: Fraction
+    policy: pd.DataFrame
+    by_seat: tuple
+
+
+class _Tree:
+    """The hand as seen by the enumeration: a history is ``(hands, ends, bone, seat, knocked,
+    drew, lacks, plays, public)``, ``public`` the replier's view of the events so far.
+    """
+
+    def __init__(self, rules: Rules, strategy: str, replier: int) -> None:
+        self.rules = rules
+        self.replier = replier
+        self.style = None if strategy == "random" else BUILTINS[strategy]()
+        self.rows: list = []
+
+    def result(self, hands, out_seat: int) -> Fraction:
+        winner, _ = score(self.rules, [sum(pips(t) for t in h) for h in hands], out_seat)
+        if winner < 0:
+            return Fraction(1, 2)
+        return Fraction(int(winner == self.rules.side_of(self.replier)))
+
+    def advance(self, node: tuple, weight: Fraction, out: dict) -> Fraction:
+        """Play ``node`` on until the replier must choose among two or more moves or the hand
+        ends: the ended hands' weighted results, and ``out`` filled with ``{information set:
+        [(node, weight), ...]}`` for the choices reached.
+        """
+        rules = self.rules
+        hands, ends, bone, seat, knocked, drew, lacks, plays, public = node
+        moves = legal_moves(rules, hands[seat], ends)
+        if moves:
+            if seat == self.replier and len(moves) > 1:
+                out.setdefault((hands[seat], public), []).append((node, weight))
+                return Fraction(0)
+            if seat != self.replier and len(moves) > 1 and self.style is not None:
+                view = seat_view(rules, seat, hands[seat], ends, tuple(len(h) for h in hands),
+                                 len(bone), lacks, plays)
+                moves = [self.style.choose(view, moves, None)]
+            share = weight / len(moves)
+            return sum((self.advance_play(node, m, share, out) for m in moves), Fraction(0))
+        drawable = max(0, len(bone) - rules.boneyard_keep) if rules.can_draw else 0
+        if may_draw(rules, drawable, drew):
+            lacks = lacks[:seat] + (frozenset(),) + lacks[seat + 1:]
+            share = weight / len(bone)
+            found = Fraction(0)
+            for tile in sorted(bone):
+                taken = tuple(tuple(sorted(h + (tile,))) if s == seat else h
+                              for s, h in enumerate(hands))
+                seen = public + (("draw", seat, tile if seat == self.replier else None),)
+                found += self.advance((taken, ends, bone - {tile}, seat, knocked, True, lacks,
+                                       plays, seen), share, out)
+            return found
+        knocked = knocked | {seat}
+        lacks = lacks[:seat] + (lacks[seat] | playable_suits(rules, ends),) + lacks[seat + 1:]
+        public = public + (("knock", seat),)
+        holding = {s for s in range(rules.players) if hands[s]}
+        if is_blocked(holding, set(knocked), drawable):
+            return weight * self.result(hands, -1)
+        return self.advance((hands, ends, bone, next_seat(rules, hands, seat), knocked, False,
+                             lacks, plays, public), weight, out)
+
+    def advance_play(self, node: tuple, move: Move, weight: Fraction, out: dict) -> Fraction:
+        """:meth:`advance` after ``move`` by the seat to move."""
+        rules = self.rules
+        hands, ends, bone, seat, knocked, drew, lacks, plays, public = node
+        hands = tuple(tuple(t for t in h if t != move.tile) if s == seat else h
+                      for s, h in enumerate(hands))
+        new_ends, _ = ends_after(rules, ends, move)
+        plays = plays[:seat] + (tuple(sorted(plays[seat] + (move.tile,))),) + plays[seat + 1:]
+        public = public + (("play", seat, move.tile, move.suit),)
+        if ends_by_out(rules, hands, seat):
+            return weight * self.result(hands, seat)
+        return self.advance((hands, tuple(new_ends), bone, next_seat(rules, hands, seat),
+                             frozenset(), False, lacks, plays, public), weight, out)
+
+    def solve(self, info: tuple, histories: list) -> Fraction:
+        """The weighted value of information set ``info`` under the best reply (its move
+        recorded in :attr:`rows`).
+        """
+        moves = legal_moves(self.rules, histories[0][0][0][self.replier], histories[0][0][1])
+        best: Fraction | None = None
+        best_move = None
+        for move in sorted(moves, key=move_key):
+            out: dict = {}
+            found = sum((self.advance_play(node, move, w, out) for node, w in histories),
+                        Fraction(0))
+            found += sum((self.solve(key, group) for key, group in out.items()), Fraction(0))
+            if best is None or found > best:
+                best, best_move = found, move
+        reach = sum((w for _, w in histories), Fraction(0))
+        assert best is not None, "a decision has at least one legal move"
+        dealt = histories[0][0][8][0][1]
+        self.rows.append((self.replier, dealt, info[1][1:], best_move, best / reach))
+        return best
+
+
+def _start(rules: Rules, replier: int, hands, bone) -> tuple | None:
+    """The history after the opening of a deal (None when it is redealt)."""
+    found = highest_double(hands, rules.max_pip)
+    if found is None:
+        return None
+    seat, tile = found
+    hands = tuple(tuple(t for t in h if t != tile) if s == seat else h
+                  for s, h in enumerate(hands))
+    p = rules.players
+    plays = tuple((tile,) if s == seat else () for s in range(p))
+    public = (("dealt", hands[replier] + ((tile,) if seat == replier else ())),
+              ("play", seat, tile, tile[0]))
+    return (hands, tuple(opening_ends(rules, tile)), frozenset(bone), next_seat(rules, hands, seat),
+            frozenset(), False, (frozenset(),) * p, plays, public)
+
+
+def best_response(rules: Rules, strategy: str = "random") -> BestResponse:
+    """The exact best reply to ``strategy`` on a small two-player rule set, and its gain.
+
+    Parameters
+    ----------
+    rules : Rules
+        Two players, individual play, opening by the highest double, a set small enough to
+        enumerate every deal (double-2 and double-3 sets: under a minute each on the validation
+        table's double-three configurations, ``benchmarks/README.md``).
+    strategy : str
+        The fixed strategy: ``'random'`` or a deterministic built-in style.
+
+    Returns
+    -------
+    BestResponse
+        ``.value``, ``.gain``, ``.policy`` and ``.by_seat``.
+
+    Examples
+    --------
+    >>> import dominosim as ds
+    >>> rules = ds.Rules(max_pip=2, players=2, hand_size=2)
+    >>> best_response(rules, "random").value
+    Fraction(91, 180)
+    >>> best_response(rules, "random").policy.columns.tolist()
+    ['seat', 'dealt', 'history', 'move', 'value']
+    """
+    if not isinstance(rules, Rules):
+        raise refuse("rules", "a Rules", type(rules).__name__)
+    if rules.players != 2 or not opens_with_double(rules):
+        raise ValueError(f"The value for `rules` must have two players and the highest-double "
+                         f"opening, but {rules!r} was passed.")
+    if not isinstance(strategy, str) or strategy not in STYLES:
+        raise refuse("strategy", f"one of {', '.join(map(repr, STYLES))}", strategy)
+    by_seat, rows = [], []
+    tiles = full_set(rules.max_pip)
+    h = rules.hand_size
+    for replier in range(2):
+        tree = _Tree(rules, strategy, replier)
+        total, deals = Fraction(0), 0
+        first: dict = {}
+        for mine in combinations(tiles, h):
+            rest = [t for t in tiles if t not in mine]
+            for theirs in combinations(rest, h):
+                hands = (mine, theirs) if replier == 0 else (theirs, mine)
+                node = _start(rules, replier, hands, [t for t in rest if t not in theirs])
+                if node is None:
+                    continue
+                deals += 1
+                if ends_by_out(rules, node[0], node[8][1][1]):  # the opener is out at once
+                    total += tree.result(node[0], node[8][1][1])
+                else:
+                    total += tree.advance(node, Fraction(1), first)
+        total += sum((tree.solve(key, group) for key, group in first.items()), Fraction(0))
+        by_seat.append(total / deals)
+        rows += tree.rows
+    value = sum(by_seat, Fraction(0)) / 2
+    policy = pd.DataFrame(
+        [(seat, " ".join(label(t) for t in dealt), _history(history), _move(move), float(v))
+         for seat, dealt, history, move, v in rows],
+        columns=["seat", "dealt", "history", "move", "value"])
+    return BestResponse(value, value - Fraction(1, 2), policy, tuple(by_seat))
+
+
+def _move(move: Move) -> str:
+    return f"{label(move.tile)} on {move.suit}"
+
+
+def _history(events: tuple) -> str:
+    """The public events as text: ``s1 3-2 on 3``, ``s0 knocks``, ``s0 draws 4-1`` (a hidden
+    draw: ``s1 draws``).
+    """
+    words = []
+    for event in events:
+        if event[0] == "play":
+            words.append(f"s{event[1]} {_move(Move(event[2], event[3]))}")
+        elif event[0] == "knock":
+            words.append(f"s{event[1]} knocks")
+        else:
+            words.append(f"s{event[1]} draws" + (f" {label(event[2])}" if event[2] else ""))
+    return ", ".join(words)

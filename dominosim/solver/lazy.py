@@ -1,0 +1,472 @@
+"""The lazy exact enumeration behind :func:`dominosim.solver.exact.exact`: tiles are revealed only
+when a decision or a rule needs them, the unrevealed ones stay exchangeable, and completions are
+counted instead of enumerated.
+
+A state of the enumeration knows, for every seat, the tiles of its hand revealed so far and how
+many it holds unrevealed, with the suits its unrevealed tiles are known (to the enumeration) to
+lack; the boneyard's revealed tiles and how many it holds unrevealed; and the *pool*, the set of
+tiles not revealed anywhere. Every way of placing the pool's tiles in the unrevealed slots that
+respects the lacks (a *completion*) is one deal, equally likely: :meth:`_Lazy.completions` counts
+them by classes of interchangeable tiles (tiles that may go to the same seats).
+
+What is revealed, and when:
+
+* the opening: the location of the highest double (double by double, from the top), or the
+  leader's whole hand under ``opening='any'``;
+* a seat to move reveals the unrevealed tiles it holds that hold a playable suit (its legal
+  moves are then known, and its other unrevealed tiles lack those suits); a seat playing a
+  deterministic style with two or more legal moves reveals its whole hand (the style reads it);
+* a draw reveals the tile drawn (uniform over the boneyard's tiles: a revealed one, or a pool
+  tile weighted by the completions that leave it in the boneyard);
+* the end of the hand needs only the pips left in each hand: the unrevealed pips are counted by
+  sums (:meth:`_Lazy.hidden_pips`), never by listing the deals.
+
+Each state's value is the *total* over its completions (the expected vector times the number of
+completions), kept as integers over one common denominator: a reveal is then a plain sum of its
+children, a ``random`` choice among ``k`` moves the sum over ``k``, a draw the sum over the
+boneyard's size. Equal states reached along different paths are evaluated once.
+
+Every rule is decided by the reference engine's functions (:mod:`dominosim.reference.game`), on
+the tiles the state has revealed: a seat's unrevealed tiles provably hold no playable suit when it
+decides.
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+from itertools import combinations
+
+from ..reference.game import (
+    Move,
+    ends_after,
+    ends_by_out,
+    is_blocked,
+    is_stitch_up,
+    legal_moves,
+    may_draw,
+    next_seat,
+    opening_ends,
+    opens_with_double,
+    playable_suits,
+    score,
+)
+from ..rules import Rules
+from ..strategies.lineup import BUILTINS
+from ..tiles import full_set, pips
+from .vectors import Quantities, plus, total
+
+__all__ = ["Lazy", "StateLimitError", "enumerate_hands"]
+
+
+class StateLimitError(ValueError):
+    """The enumeration met more states than its limit allows (raised before memory runs out)."""
+
+
+def _bits(mask: int):
+    """The indices of the set bits of ``mask``, lowest first."""
+    while mask:
+        low = mask & -mask
+        yield low.bit_length() - 1
+        mask ^= low
+
+
+class Lazy(Quantities):
+    """The lazy enumeration of one rule set and line-up.
+
+    Parameters
+    ----------
+    rules : Rules
+    lineup : list of str
+        One enumerable built-in per seat (``random`` or a deterministic style).
+    reads : set of str
+        What the line-up reads of the public history: ``"lacks"`` and/or ``"plays"``.
+    max_states : int
+        The most states it may keep: one more raises :class:`StateLimitError`, so memory is
+        bounded by ``max_states`` times the size of a state (``benchmarks/README.md``).
+    """
+
+    def __init__(self, rules: Rules, lineup: list[str], reads: set, max_states: int) -> None:
+        super().__init__(rules)
+        self.rules = rules
+        self.lineup = lineup
+        self.styles = [None if name == "random" else BUILTINS[name]() for name in lineup]
+        self.keeps_lacks, self.keeps_plays = "lacks" in reads, "plays" in reads
+        self.max_states = max_states
+        self.tiles = full_set(rules.max_pip)
+        self.suits = [(1 << a) | (1 << b) for a, b in self.tiles]
+        self.pips = [pips(t) for t in self.tiles]
+        self.memo: dict = {}
+        self.counts: dict = {}
+        self.hidden_memo: dict = {}
+        self.finish_memo: dict = {}
+        self.suits_of: dict = {}
+        self.count_of: dict = {}
+        self.settled_of: dict = {}
+        self.hands: dict = {}
+        self.scores: dict[tuple, tuple[int, int]] = {}
+
+    # ------------------------------------------------------------------ completions
+    def completions(self, pool: int, hidden: tuple, lack: tuple) -> int:
+        """How many ways the ``pool``'s tiles fill the seats' ``hidden`` slots (each tile only in
+        a seat whose ``lack`` it avoids) and the boneyard's (the rest, anywhere).
+        """
+        found = self.count_of.get((pool, hidden, lack))
+        if found is not None:
+            return found
+        classes: dict[int, int] = {}
+        for t in _bits(pool):
+            allowed = 0
+            for s, h in enumerate(hidden):
+                if h and not self.suits[t] & lack[s]:
+                    allowed |= 1 << s
+            classes[allowed] = classes.get(allowed, 0) + 1
+        key = (tuple(sorted(classes.items())), hidden)
+        found = self.counts.get(key)
+        if found is None:
+            found = self.counts[key] = _fill(key[0], hidden)
+        self.count_of[(pool, hidden, lack)] = found
+        return found
+
+    def hidden_pips(self, pool: int, hidden: tuple, lack: tuple) -> dict:
+        """``{pips of each seat's unrevealed tiles: completions}``."""
+        key = (pool, hidden, lack)
+        found = self.hidden_memo.get(key)
+        if found is not None:
+            return found
+        p = len(hidden)
+        spare = pool.bit_count() - sum(hidden)  # the boneyard's unrevealed slots
+        layer = {(hidden, (0,) * p, spare): 1}
+        for t in _bits(pool):
+            nxt: dict = {}
+            for (caps, sums, bone), n in layer.items():
+                if bone:
+                    k = (caps, sums, bone - 1)
+                    nxt[k] = nxt.get(k, 0) + n
+                for s in range(p):
+                    if caps[s] and not self.suits[t] & lack[s]:
+                        k = (caps[:s] + (caps[s] - 1,) + caps[s + 1:],
+                             sums[:s] + (sums[s] + self.pips[t],) + sums[s + 1:], bone)
+                        nxt[k] = nxt.get(k, 0) + n
+            layer = nxt
+        found = {sums: n for (caps, sums, bone), n in layer.items()}
+        self.hidden_memo[key] = found
+        return found
+
+    # ------------------------------------------------------------------ the hand
+    def held(self, known: tuple, hidden: tuple) -> tuple:
+        """Tiles held by each seat (the reference functions read only whether a hand is empty)."""
+        return tuple(k.bit_count() + h for k, h in zip(known, hidden, strict=True))
+
+    def hand(self, mask: int) -> tuple:
+        """The tiles of ``mask``, in id order."""
+        found = self.hands.get(mask)
+        if found is None:
+            found = self.hands[mask] = tuple(self.tiles[t] for t in _bits(mask))
+        return found
+
+    def finish(self, pool, known, hidden, lack, out_seat: int) -> tuple:
+        """The total of the hand's quantities over the completions of a finished hand."""
+        pool, lack, _ = self.settled(pool, hidden, lack, 0)
+        shown = tuple(sum(self.pips[t] for t in _bits(k)) for k in known)
+        key = (pool, shown, hidden, lack, out_seat)
+        found = self.finish_memo.get(key)
+        if found is not None:
+            return found
+        v = [0] * self.size
+        for sums, n in self.hidden_pips(pool, hidden, lack).items():
+            left = tuple(a + b for a, b in zip(shown, sums, strict=True))
+            result = self.scores.get((left, out_seat))
+            if result is None:
+                result = self.scores[(left, out_seat)] = score(self.rules, list(left), out_seat)
+            self.add_result(v, *result, n)
+        v[self.OUT if out_seat >= 0 else self.BLOCKED] = sum(
+            self.hidden_pips(pool, hidden, lack).values())
+        found = self.finish_memo[key] = (1, tuple(v))
+        return found
+
+    def opened(self, pool, known, hidden, lack, bone, seat: int, tile) -> tuple:
+        """The total from the opening play of ``tile`` (revealed in ``seat``'s hand) on."""
+        t = self.tiles.index(tile)
+        known = known[:seat] + (known[seat] & ~(1 << t),) + known[seat + 1:]
+        ends = self.canonical(opening_ends(self.rules, tile))
+        pub = self.start_pub()
+        n = self.completions(pool, hidden, lack)
+        v = self.after(pool, known, hidden, lack, bone, ends, seat, self.played(pub, seat, tile))
+        return plus(v, self.PLAYS, n)
+
+    def canonical(self, ends) -> tuple:
+        """The open ends as a state key: in order under fill-first, else sorted."""
+        return tuple(ends) if self.rules.fill_opening_first else tuple(sorted(ends))
+
+    def start_pub(self) -> tuple:
+        """What the styles read of the public history before the opening."""
+        p = self.rules.players
+        return ((frozenset(),) * p if self.keeps_lacks else None,
+                ((),) * p if self.keeps_plays else None)
+
+    def played(self, pub: tuple, seat: int, tile) -> tuple:
+        """``pub`` with ``tile`` added to the tiles ``seat`` played (when the line-up reads them)."""
+        lacks, plays = pub
+        if plays is not None:
+            plays = plays[:seat] + (tuple(sorted(plays[seat] + (tile,))),) + plays[seat + 1:]
+        return lacks, plays
+
+    def after(self, pool, known, hidden, lack, bone, ends, seat: int, pub) -> tuple:
+        """The total after ``seat`` has played (its tile gone, ``ends`` canonical)."""
+        held = self.held(known, hidden)
+        if ends_by_out(self.rules, held, seat):
+            return self.finish(pool, known, hidden, lack, seat)
+        return self.rest((pool, known, hidden, lack, bone, ends,
+                          next_seat(self.rules, held, seat), 0, False, pub))
+
+    def settled(self, pool: int, hidden: tuple, lack: tuple, bone: int) -> tuple:
+        """``(pool, lack, bone)`` without the tiles that can only lie asleep for ever, once no
+        tile can be drawn any more: a pool tile no seat may hold, and the revealed boneyard.
+        Each lies in the boneyard in every completion, so the count of completions, and every
+        quantity, is the same without them.
+        """
+        unrevealed = pool.bit_count() - sum(hidden)
+        if self.rules.can_draw and bone.bit_count() + unrevealed > self.rules.boneyard_keep:
+            return pool, lack, bone
+        found = self.settled_of.get((pool, hidden, lack))
+        if found is not None:
+            return found
+        keep = 0
+        for t in _bits(pool):
+            for s, h in enumerate(hidden):
+                if h and not self.suits[t] & lack[s]:
+                    keep |= 1 << t
+                    break
+        found = self.settled_of[(pool, hidden, lack)] = (keep, self.normal(keep, hidden, lack), 0)
+        return found
+
+    def rest(self, state: tuple) -> tuple:
+        """The total of the rest of the hand over the completions of ``state``."""
+        pool, known, hidden, lack, bone, *more = state
+        pool, lack, bone = self.settled(pool, hidden, lack, bone)
+        state = (pool, known, hidden, lack, bone, *more)
+        found = self.memo.get(state)
+        if found is None:
+            if len(self.memo) >= self.max_states:
+                raise StateLimitError(len(self.memo))
+            found = self.memo[state] = self._rest(*state)
+        return found
+
+    def _rest(self, pool, known, hidden, lack, bone, ends, seat, knocked, drew, pub) -> tuple:
+        rules = self.rules
+        suits = playable_suits(rules, ends)
+        want = sum(1 << v for v in suits)
+        if hidden[seat] and want & ~lack[seat] & self.present(pool):
+            # reveal the unrevealed tiles of the seat that hold a playable suit
+            return self.reveal(pool, known, hidden, lack, bone, ends, seat, knocked, drew, pub,
+                               want)
+        hand = self.hand(known[seat])
+        moves = legal_moves(rules, hand, ends)
+        n = self.completions(pool, hidden, lack)
+        if moves:
+            style = self.styles[seat]
+            if style is not None and len(moves) > 1:
+                if hidden[seat]:
+                    return self.reveal(pool, known, hidden, lack, bone, ends, seat, knocked,
+                                       drew, pub, -1)
+                moves = [style.choose(self.view(known, hidden, bone, pool, ends, seat, pub),
+                                      moves, None)]
+            return total([self.play(pool, known, hidden, lack, bone, ends, seat, pub, m, n)
+                          for m in moves], len(moves))
+        unrevealed = pool.bit_count() - sum(hidden)
+        drawable = bone.bit_count() + unrevealed - rules.boneyard_keep if rules.can_draw else 0
+        if may_draw(rules, max(0, drawable), drew):
+            return plus(self.draw(pool, known, hidden, lack, bone, ends, seat, knocked, pub,
+                                  unrevealed), self.DRAWS, n)
+        knocked |= 1 << seat
+        lacks, plays = pub
+        if lacks is not None:
+            lacks = lacks[:seat] + (lacks[seat] | suits,) + lacks[seat + 1:]
+        held = self.held(known, hidden)
+        holding = {s for s in range(rules.players) if held[s]}
+        knockers = {s for s in range(rules.players) if knocked >> s & 1}
+        if is_blocked(holding, knockers, max(0, drawable)):
+            v = self.finish(pool, known, hidden, lack, -1)
+        else:
+            v = self.rest((pool, known, hidden, lack, bone, ends, next_seat(rules, held, seat),
+                           knocked, False, (lacks, plays)))
+        return plus(v, self.KNOCKS, n)
+
+    def reveal(self, pool, known, hidden, lack, bone, ends, seat, knocked, drew, pub,
+               want: int) -> tuple:
+        """The sum over what ``seat`` may hold unrevealed among the tiles holding a suit of
+        ``want`` (all its tiles when ``want`` is -1): the rest of its tiles then lack ``want``.
+        """
+        mine = lack[seat]
+        cand = [t for t in _bits(pool) if self.suits[t] & want and not self.suits[t] & mine]
+        h = hidden[seat]
+        sizes = [h] if want == -1 else range(min(h, len(cand)) + 1)
+        after_lack = lack[:seat] + (mine | want if want != -1 else 0,) + lack[seat + 1:]
+        children = []
+        for k in sizes:
+            left = hidden[:seat] + (h - k,) + hidden[seat + 1:]
+            for chosen in combinations(cand, k):
+                mask = sum(1 << t for t in chosen)
+                rest_pool = pool & ~mask
+                new_lack = self.normal(rest_pool, left, after_lack)
+                if not self.completions(rest_pool, left, new_lack):
+                    continue
+                children.append(self.rest((
+                    rest_pool, known[:seat] + (known[seat] | mask,) + known[seat + 1:], left,
+                    new_lack, bone, ends, seat, knocked, drew, pub)))
+        return total(children, 1)
+
+    def present(self, pool: int) -> int:
+        """The suits held by a tile of ``pool``, as a bit mask."""
+        found = self.suits_of.get(pool)
+        if found is None:
+            found = 0
+            for t in _bits(pool):
+                found |= self.suits[t]
+            self.suits_of[pool] = found
+        return found
+
+    def normal(self, pool: int, hidden: tuple, lack: tuple) -> tuple:
+        """``lack`` reduced to what matters: the suits of the pool, for seats with unrevealed
+        tiles (states that differ only elsewhere are one state).
+        """
+        present = self.present(pool)
+        return tuple(m & present if h else 0 for m, h in zip(lack, hidden, strict=True))
+
+    def play(self, pool, known, hidden, lack, bone, ends, seat, pub, move, n) -> tuple:
+        """The total after ``seat`` plays ``move`` (``n`` completions)."""
+        t = self.tiles.index(move.tile)
+        new_ends, _ = ends_after(self.rules, ends, move)
+        known = known[:seat] + (known[seat] & ~(1 << t),) + known[seat + 1:]
+        v = self.after(pool, known, hidden, lack, bone, self.canonical(new_ends), seat,
+                       self.played(pub, seat, move.tile))
+        v = plus(v, self.PLAYS, n)
+        if is_stitch_up([e.suit for e in new_ends]):
+            v = plus(v, self.STITCH + seat, n)
+        return v
+
+    def draw(self, pool, known, hidden, lack, bone, ends, seat, knocked, pub,
+             unrevealed: int) -> tuple:
+        """The mean over the tile ``seat`` draws: each of the boneyard's tiles equally likely."""
+        lacks, plays = pub
+        if lacks is not None:  # a draw tells the table nothing of the hand the seat now holds
+            lacks = lacks[:seat] + (frozenset(),) + lacks[seat + 1:]
+        children = []
+        for t in _bits(bone):
+            children.append(self.rest((
+                pool, known[:seat] + (known[seat] | 1 << t,) + known[seat + 1:], hidden, lack,
+                bone & ~(1 << t), ends, seat, knocked, True, (lacks, plays))))
+        if unrevealed:
+            for t in _bits(pool):
+                rest_pool = pool & ~(1 << t)
+                new_lack = self.normal(rest_pool, hidden, lack)
+                if not self.completions(rest_pool, hidden, new_lack):
+                    continue
+                children.append(self.rest((
+                    rest_pool, known[:seat] + (known[seat] | 1 << t,) + known[seat + 1:],
+                    hidden, new_lack, bone, ends, seat, knocked, True, (lacks, plays))))
+        return total(children, bone.bit_count() + unrevealed)
+
+    def view(self, known, hidden, bone, pool, ends, seat, pub):
+        """What the style of ``seat`` (whose hand is all revealed) reads."""
+        from .exact import seat_view
+
+        counts = self.held(known, hidden)
+        size = bone.bit_count() + pool.bit_count() - sum(hidden)
+        return seat_view(self.rules, seat, self.hand(known[seat]), ends, counts, size, *pub)
+
+
+def _fill(classes: tuple, caps: tuple) -> int:
+    """The ways to place tiles of ``classes`` (``(seats allowed as a bit mask, count)``) so that
+    seat ``s`` receives ``caps[s]`` of them; the rest go to the boneyard.
+    """
+    memo: dict = {}
+
+    def go(i: int, caps: tuple) -> int:
+        if i == len(classes):
+            return 0 if any(caps) else 1
+        key = (i, caps)
+        if key in memo:
+            return memo[key]
+        allowed, count = classes[i]
+        seats = [s for s in _bits(allowed) if caps[s]]
+        found = 0
+        for split, ways in _splits(count, [caps[s] for s in seats]):
+            new = list(caps)
+            for s, k in zip(seats, split, strict=True):
+                new[s] -= k
+            found += ways * go(i + 1, tuple(new))
+        memo[key] = found
+        return found
+
+    return go(0, caps)
+
+
+def _splits(count: int, caps: list):
+    """Every ``(k_1..k_m, ways)``: ``k_j <= caps[j]`` of ``count`` tiles to each of ``m`` seats
+    (the rest to the boneyard), and the multinomial number of ways to choose them.
+    """
+    if not caps:
+        yield (), 1
+        return
+    for k in range(min(count, caps[0]) + 1):
+        for rest, ways in _splits(count - k, caps[1:]):
+            yield (k,) + rest, ways * math.comb(count, k)
+
+
+
+def enumerate_hands(game: Lazy) -> tuple[dict, dict, int, int]:
+    """Every deal's hand, lazily: ``(by_opener, opened_double, played, no_double)``, the totals
+    of the quantities over the deals opened by each seat (:class:`fractions.Fraction` entries),
+    how many deals each double opened, the deals played and the deals holding no double.
+    """
+    rules = game.rules
+    p, h = rules.players, rules.hand_size
+    pool = (1 << len(game.tiles)) - 1
+    known, hidden, lack = (0,) * p, (h,) * p, (0,) * p
+    by_opener: dict[int, list] = {seat: [] for seat in range(p)}
+    opened_double = {d: 0 for d in range(rules.max_pip + 1)}
+    played = 0
+    doubles = [game.tiles.index((d, d)) for d in range(rules.max_pip, -1, -1)]
+    spare = len(game.tiles) - p * h  # the boneyard
+    no_double = (game.completions(pool & ~sum(1 << t for t in doubles), hidden, lack)
+                 if spare >= len(doubles) else 0)
+    if not opens_with_double(rules):
+        assert rules.leader is not None  # Rules sets it under opening='any'
+        seat = rules.leader
+        mine = hidden[:seat] + (0,) + hidden[seat + 1:]
+        for chosen in combinations(range(len(game.tiles)), h):
+            mask = sum(1 << t for t in chosen)
+            n = game.completions(pool & ~mask, mine, lack)
+            have = known[:seat] + (mask,) + known[seat + 1:]
+            leads = [Move(t, -1) for t in game.hand(mask)]
+            style = game.styles[seat]
+            if style is not None and len(leads) > 1:
+                view = game.view(have, mine, 0, pool & ~mask, (), seat, game.start_pub())
+                leads = [style.choose(view, leads, None)]
+            by_opener[seat].append(total([game.opened(pool & ~mask, have, mine, lack, 0, seat,
+                                                      m.tile) for m in leads], len(leads)))
+            played += n
+    else:
+        bone = 0
+        for t in doubles:
+            for seat in range(p):
+                if not hidden[seat]:
+                    continue
+                have = known[:seat] + (1 << t,) + known[seat + 1:]
+                left = hidden[:seat] + (hidden[seat] - 1,) + hidden[seat + 1:]
+                n = game.completions(pool & ~(1 << t), left, lack)
+                by_opener[seat].append(game.opened(pool & ~(1 << t), have, left, lack, bone,
+                                                   seat, game.tiles[t]))
+                opened_double[game.tiles[t][0]] += n
+                played += n
+            if pool.bit_count() - sum(hidden) == 0:
+                break  # the boneyard is full: no deal leaves this double asleep
+            pool &= ~(1 << t)
+            bone |= 1 << t
+    fractions = {}
+    for seat, vectors in by_opener.items():
+        den, nums = total(vectors, 1) if vectors else (1, (0,) * game.size)
+        fractions[seat] = [Fraction(x, den) for x in nums]
+    return fractions, opened_double, played, no_double

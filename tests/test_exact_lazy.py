@@ -1,0 +1,129 @@
+"""The lazy exact enumeration behind ds.exact: equal, fraction for fraction, to the enumeration
+over every full deal under every rule option and line-up; the compiled engine's Monte Carlo within
+4 standard errors of it on rule sets of the validation table's size under every option; its
+bounds (the estimate checked before work, the state limit, the memory, Ctrl-C)."""
+
+from __future__ import annotations
+
+import signal
+import subprocess
+import sys
+import time
+
+import numpy as np
+import pytest
+from exact_values import exact_table, rules_of, samples
+
+import dominosim as ds
+from dominosim.solver.exact import _table, estimated_states, full_deal_totals
+from dominosim.solver.lazy import Lazy, StateLimitError, enumerate_hands
+
+TABLE = exact_table()
+
+OPTIONS = {
+    "block3p": ds.Rules(max_pip=2, players=3, hand_size=1),
+    "team_out": ds.Rules(max_pip=2, players=4, hand_size=1, partnerships=True, end="team_out"),
+    "partners": ds.Rules(max_pip=3, players=4, hand_size=1, partnerships=True),
+    "keep": ds.Rules(max_pip=3, players=2, hand_size=2, draw="until_playable", boneyard_keep=2),
+    "one": ds.Rules(max_pip=3, players=2, hand_size=2, draw="one", boneyard_keep=1),
+    "lead_any": ds.Rules(max_pip=3, players=2, hand_size=2, opening="any", leader=1),
+    "lead_any_draw": ds.Rules(max_pip=2, players=2, hand_size=2, opening="any",
+                              draw="until_playable"),
+    "cross": ds.Rules(max_pip=3, players=2, hand_size=2, draw="until_playable",
+                      opening_arms=4, fill_opening_first=True),
+    "branch4": ds.Rules(max_pip=3, players=2, hand_size=2, draw="until_playable",
+                        opening_arms=4, doubles_branch=True),
+    "branch4_fill": ds.Rules(max_pip=3, players=2, hand_size=2, opening_arms=4,
+                             fill_opening_first=True, doubles_branch=True, scoring="balance"),
+    "game": ds.Rules(max_pip=3, players=3, hand_size=1, draw="until_playable", scoring="game"),
+}
+
+
+def _lazy(rules: ds.Rules, lineup: list[str]):
+    from dominosim.solver.exact import _reads
+
+    reads = set().union(*(_reads(rules, name) for name in lineup))
+    return Lazy(rules, lineup, reads, 10**7)
+
+
+@pytest.mark.parametrize("name", list(OPTIONS))
+@pytest.mark.parametrize("lineup", ["random", "bully", "mixed"])
+def test_lazy_equals_the_full_deal_enumeration(name, lineup):
+    rules = OPTIONS[name]
+    p = rules.players
+    names = {"random": ["random"] * p, "bully": ["bully"] * p,
+             "mixed": (["stitcher", "random", "partner", "counter"] * 3)[:p]}[lineup]
+    full = _table(rules, _lazy(rules, names), *full_deal_totals(rules, names))
+    lazy = ds.exact(rules, names)
+    assert list(lazy.index) == list(full.index)
+    for quantity in full.index:
+        assert lazy.loc[quantity, "exact"] == full.loc[quantity, "exact"], quantity
+    assert lazy.loc["P_side0_wins":"P_tie", "exact"].sum() > 0
+
+
+MONTE_CARLO = {
+    "team_out": ds.Rules(max_pip=3, players=4, hand_size=2, partnerships=True, end="team_out"),
+    "keep": ds.Rules(max_pip=3, players=2, hand_size=3, draw="until_playable", boneyard_keep=2),
+    "one": ds.Rules(max_pip=3, players=2, hand_size=3, draw="one"),
+    "lead_any": ds.Rules(max_pip=3, players=2, hand_size=3, opening="any"),
+    "branch4": ds.Rules(max_pip=3, players=2, hand_size=3, draw="until_playable",
+                        opening_arms=4, doubles_branch=True),
+}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name, seed", [(name, 40 + i) for i, name in enumerate(MONTE_CARLO)])
+def test_compiled_monte_carlo_agrees_with_lazy_exact_under_every_option(name, seed):
+    rules = MONTE_CARLO[name]
+    table = ds.exact(rules)
+    hands = ds.simulate(rules, "random", n_hands=40_000, seed=seed, engine="fast")
+    checked = 0
+    for quantity, row in table.iterrows():
+        values = samples(rules, hands, quantity)
+        if values is None or quantity.endswith("redeal") or quantity.endswith("redeals"):
+            continue
+        se = values.std(ddof=1) / np.sqrt(len(values))
+        assert abs(values.mean() - row["value"]) <= 4 * se + 1e-12, quantity
+        checked += 1
+    assert checked >= 12
+
+
+@pytest.mark.parametrize("config_id", ["1", "2", "9"])
+def test_the_estimate_bounds_the_states_met(config_id):
+    rules = rules_of(TABLE[TABLE["config_id"] == config_id].iloc[0])
+    for lineup in ("random", "bully", "stitcher"):
+        states = ds.exact(rules, lineup).attrs["states"]
+        assert 0 < states <= estimated_states(rules, lineup)
+
+
+def test_the_state_limit_stops_the_enumeration():
+    rules = rules_of(TABLE[TABLE["config_id"] == "2"].iloc[0])
+    game = Lazy(rules, ["random"] * 2, set(), 500)
+    with pytest.raises(StateLimitError):
+        enumerate_hands(game)
+    # the states under way when the limit was met (at most one per level of the hand) may finish
+    assert 500 <= len(game.memo) <= 500 + 2 * rules.n_tiles
+
+
+def test_exact_refuses_a_limit_the_memory_cannot_hold():
+    rules = ds.Rules(max_pip=2, players=2, hand_size=2)
+    with pytest.raises(ValueError, match=r"`max_states` must fit in the free memory \(at most "
+                                         r"[0-9,]+ states of about 700 bytes each\), but "
+                                         r"1,000,000,000,000,000,000 was passed\.$"):
+        ds.exact(rules, max_states=10**18)
+
+
+def test_ctrl_c_stops_exact_within_two_seconds():
+    # validation configuration 4 (double-3, three players, three tiles each): about 10 s of CPU
+    code = ("import dominosim as ds; print('go', flush=True); "
+            "ds.exact(ds.Rules(max_pip=3, players=3, hand_size=3))")
+    child = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True)
+    assert child.stdout.readline().strip() == "go"
+    time.sleep(3)
+    assert child.poll() is None  # still enumerating
+    child.send_signal(signal.SIGINT)
+    start = time.monotonic()
+    _, err = child.communicate(timeout=30)
+    assert time.monotonic() - start < 2
+    assert child.returncode != 0 and err.strip().endswith("KeyboardInterrupt")
