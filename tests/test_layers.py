@@ -35,7 +35,7 @@ LAYERS = {
     # the compiled searches (the solver is one: the ``pimc`` strategy solves sampled worlds with it)
     "dominosim.fast.search": 3,
     # 4. strategies: a seat's view, the styles, the searches, plug-ins
-    "dominosim.strategies": 4, "dominosim.fast.hand.styles": 4, "dominosim.fast.hand.plugin": 4,
+    "dominosim.strategies": 4, "dominosim.fast.hand.plugin": 4,
     # 5. what plays hands: the hand loops of both engines and the simulation driver
     "dominosim.reference": 5, "dominosim.fast": 5, "dominosim.simulation": 5,
     # positions, the exact solver and move analysis (issue 14), and its compiled search
@@ -138,7 +138,7 @@ def test_every_module_has_a_layer():
 def test_no_two_modules_share_a_name_but_the_compiled_twins():
     """A module's name tells which file to open: only the compiled engine's twin of a Python
     module (``fast/core/rng.py``, ``fast/search/search.py``, ``fast/search/solve.py``,
-    ``fast/hand/styles.py``) shares its name (the
+    ``fast/core/styles.py``) shares its name (the
     deprecated aliases are the same modules)."""
     by_name: dict[str, list[str]] = {}
     for name, path in MODULES.items():
@@ -149,7 +149,7 @@ def test_no_two_modules_share_a_name_but_the_compiled_twins():
         stem: sorted([f"dominosim.fast.{sub}.{stem}", twin]) for sub, stem, twin in (
             ("core", "rng", "dominosim.rng"), ("search", "search", "dominosim.strategies.search"),
             ("search", "solve", "dominosim.solver.solve"),
-            ("hand", "styles", "dominosim.strategies.styles"))}
+            ("core", "styles", "dominosim.strategies.styles"))}
 
 
 def test_each_module_imports_only_from_its_layer_or_below():

@@ -87,7 +87,7 @@ class _Worlds:
 
         rules = self.rules = state.rules
         self.core, self.rp = Shape.searching(rules), rule_params(rules)
-        self.pub = np.zeros((max_events(rules), 3), dtype=np.int64)
+        self.pub = np.zeros((max_events(rules), 4), dtype=np.int64)
         self.board, self.n_pub = position_board(view_of(state, seat), self.pub)
         self.moves = np.zeros((2, 2 * rules.n_tiles), dtype=np.int64)
         self.moves[0, :len(moves)] = [tile_id(m.tile) for m in moves]

@@ -68,7 +68,7 @@ def resolve(strategy: Any) -> Strategy:
     """
     if isinstance(strategy, str) and strategy in BUILTINS:
         return BUILTINS[strategy]()
-    if isinstance(strategy, str) and ":" in strategy:
+    if isinstance(strategy, str) and (":" in strategy or "+" in strategy):
         return SearchStrategy.from_name(strategy)
     if hasattr(strategy, "choose") and callable(strategy.choose):
         return strategy
@@ -93,5 +93,7 @@ def per_seat(rules: Rules, strategies: Any) -> list[Any]:
 
 
 def resolve_lineup(rules: Rules, strategies: Any) -> list[Strategy]:
-    """One strategy object per seat (see :func:`per_seat`)."""
-    return [resolve(s) for s in per_seat(rules, strategies)]
+    """One strategy object per seat (see :func:`per_seat`); a search with inference (``+infer``)
+    knows the line-up (it is public in a simulation) and models the seats it can."""
+    lineup = [resolve(s) for s in per_seat(rules, strategies)]
+    return [s.bound(lineup) if isinstance(s, SearchStrategy) else s for s in lineup]

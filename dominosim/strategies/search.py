@@ -33,6 +33,7 @@ True
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Sequence
 from typing import Any
 
@@ -55,6 +56,10 @@ MAX_BUDGET = {"mc": 100_000, "ismcts": 1_000_000, "pimc": 100_000}
 1,000,000 iterations (a tree of about 150 MB per thread, seconds a decision) and 100,000 solved
 worlds (minutes a decision early in a hand)."""
 BUDGET_NAMES = {"mc": "playouts", "ismcts": "iterations", "pimc": "samples"}
+INFER_CANDIDATES = 16
+"""Candidate worlds per world kept by ``+infer`` (sampling-importance-resampling,
+:mod:`dominosim.fast.search.infer`); ``+infer:C`` sets another number."""
+MAX_CANDIDATES = 1024
 TABLE_BITS = 18
 """``pimc``'s transposition table holds ``2**18`` positions per thread (6.5 MB)."""
 TABLE_STATES = 1 << 20
@@ -77,9 +82,14 @@ class SearchStrategy:
         Playouts per legal move (``mc``), iterations (``ismcts``) or sampled worlds (``pimc``).
     omniscient : bool
         See the true hidden hands (value-of-information experiments only; not ``pimc``).
+    infer : int
+        Inference (``+infer``): each world is kept from ``infer`` candidates weighted by the
+        likelihood of the other seats' past plays under their known strategies (the line-up's
+        ``random`` and style seats; a search or a Python strategy is not modelled). 0: off.
     """
 
-    def __init__(self, kind: str, budget: int | None = None, omniscient: bool = False) -> None:
+    def __init__(self, kind: str, budget: int | None = None, omniscient: bool = False,
+                 infer: int = 0) -> None:
         if kind not in KINDS:
             raise ValueError(f"The value for `kind` must be one of 'mc', 'ismcts', 'pimc', but "
                              f"{kind!r} was passed.")
@@ -96,24 +106,46 @@ class SearchStrategy:
                 "True or False"
             raise ValueError(f"The value for `omniscient` must be {allowed}, but "
                              f"{omniscient!r} was passed.")
+        if isinstance(infer, bool) or not isinstance(infer, (int, np.integer)) or \
+                not 0 <= infer <= MAX_CANDIDATES or (infer and omniscient):
+            raise ValueError(f"The value for `infer` must be an integer from 0 to {MAX_CANDIDATES} "
+                             "(candidate worlds per world; 0 for an omniscient search), but "
+                             f"{infer!r} was passed.")
         self.kind, self.budget, self.omniscient = kind, int(budget), omniscient
+        self.infer = int(infer)
         self.builtin = f"{kind}_omniscient" if omniscient else kind
-        self.name = f"{self.builtin}:{self.budget}"
+        self.name = f"{self.builtin}:{self.budget}" + infer_suffix(self.infer)
+        self.models: tuple[int, ...] = ()
         self._scratch: dict[Rules, tuple] = {}
+
+    def bound(self, lineup: Sequence[Any]) -> SearchStrategy:
+        """This search with its models of the other seats read from the ``lineup`` (strategy
+        objects or names, one per seat): a copy, or itself when it does not infer."""
+        if not self.infer:
+            return self
+        bound = copy.copy(self)
+        bound.models = tuple(model_code(s) for s in lineup)
+        bound._scratch = {}
+        return bound
 
     @classmethod
     def from_name(cls, spec: str) -> SearchStrategy:
-        """``"mc"``, ``"mc:200"``, ``"ismcts_omniscient:500"`` and so on."""
-        name, _, budget = spec.partition(":")
+        """``"mc"``, ``"mc:200"``, ``"ismcts_omniscient:500"``, ``"pimc:50+infer"``,
+        ``"ismcts+infer:32"`` and so on."""
+        head, plus, suffix = spec.partition("+")
+        name, _, budget = head.partition(":")
         omniscient = name.endswith("_omniscient")
         kind = name.removesuffix("_omniscient")
-        if kind not in KINDS or (budget and not (budget.isascii() and budget.isdigit())) or \
-                (omniscient and kind == "pimc"):
+        what, _, candidates = suffix.partition(":")
+        if kind not in KINDS or not _digits(budget) or (omniscient and kind == "pimc") or \
+                (plus and (what != "infer" or omniscient or not _digits(candidates))):
             raise ValueError(
                 "The value for `strategies` must name a search strategy as 'mc', 'ismcts', "
                 "'mc_omniscient', 'ismcts_omniscient' or 'pimc', optionally with ':<budget>' (a "
-                f"positive integer), but {spec!r} was passed.")
-        return cls(kind, int(budget) if budget else None, omniscient)
+                "positive integer) and, but for the omniscient ones, '+infer' or "
+                f"'+infer:<candidates>', but {spec!r} was passed.")
+        infer = (int(candidates) if candidates else INFER_CANDIDATES) if plus else 0
+        return cls(kind, int(budget) if budget else None, omniscient, infer)
 
     @property
     def nodes(self) -> int:
@@ -135,7 +167,7 @@ class SearchStrategy:
             self._scratch[rules] = (
                 make_search_scratch(rules.n_tiles, rules.players, max_events(rules), self.nodes,
                                     table_states(rules), self.table_bits),
-                np.zeros((max_events(rules), 3), dtype=np.int64))
+                np.zeros((max_events(rules), 4), dtype=np.int64))
         return self._scratch[rules]
 
     def choose(self, view: SeatView, moves: Sequence[Move], rng: Stream) -> Move:
@@ -152,6 +184,10 @@ class SearchStrategy:
         move_arr = np.zeros((2, 2 * rules.n_tiles), dtype=np.int64)
         move_arr[0, :n] = [tile_id(m.tile) for m in moves]
         move_arr[1, :n] = [m.suit for m in moves]
+        from ..fast.search.infer import set_models
+
+        models = np.array(self.models or [-1] * rules.players, dtype=np.int64)
+        set_models(models, view.seat, self.infer, ss.infer)
         state = np.array([rng._state], dtype=np.uint64)
         k = int(decide(Shape.searching(rules), rule_params(rules), KINDS[self.kind],
                        self.omniscient, self.budget, view.seat, n, move_arr, board, pub, n_pub, ss,
@@ -271,11 +307,11 @@ def public_log(view: SeatView, out: np.ndarray) -> int:
     n = 0
     for ev, ends in layouts_before(view.rules, view.history):
         if ev.kind == "play":
-            out[n] = PUB_PLAY, ev.seat, tile_id(ev.tile)
+            out[n] = PUB_PLAY, ev.seat, tile_id(ev.tile), ev.suit
         elif ev.kind == "draw":
-            out[n] = PUB_DRAW, ev.seat, _suit_mask(playable_suits(view.rules, ends))
+            out[n] = PUB_DRAW, ev.seat, _suit_mask(playable_suits(view.rules, ends)), -1
         elif ev.kind == "knock":
-            out[n] = PUB_KNOCK, ev.seat, _suit_mask(ev.suits)
+            out[n] = PUB_KNOCK, ev.seat, _suit_mask(ev.suits), -1
         else:
             continue
         n += 1
@@ -300,9 +336,36 @@ def open_ends(view: SeatView) -> tuple[np.ndarray, np.ndarray, int, int]:
 
 
 def resolve_search(spec: Any) -> SearchStrategy | None:
-    """A :class:`SearchStrategy` from a name like ``"mc:200"`` or an instance; None otherwise."""
+    """A :class:`SearchStrategy` from a name like ``"mc:200"`` or ``"pimc:50+infer"`` or an
+    instance; None otherwise."""
     if isinstance(spec, SearchStrategy):
         return spec
-    if isinstance(spec, str) and spec.partition(":")[0].removesuffix("_omniscient") in KINDS:
+    if isinstance(spec, str) and \
+            spec.partition("+")[0].partition(":")[0].removesuffix("_omniscient") in KINDS:
         return SearchStrategy.from_name(spec)
     return None
+
+
+def infer_suffix(candidates: int) -> str:
+    """The suffix of a search's name for its inference: ``""`` (off), ``"+infer"`` (the default
+    number of candidates) or ``"+infer:C"``."""
+    if not candidates:
+        return ""
+    return "+infer" if candidates == INFER_CANDIDATES else f"+infer:{candidates}"
+
+
+def model_code(strategy: Any) -> int:
+    """The model inference keeps of a seat playing ``strategy`` (a name or a strategy object):
+    the compiled code of ``random`` or of a deterministic style, or -1 (not modelled)."""
+    from .registry import STRATEGY_CODES
+
+    name = strategy if isinstance(strategy, str) else getattr(strategy, "name", None)
+    code = STRATEGY_CODES.get(name) if isinstance(name, str) else None
+    if code is None or code.kind == "search":
+        return -1
+    return code.code
+
+
+def _digits(text: str) -> bool:
+    """Empty, or a decimal number."""
+    return not text or (text.isascii() and text.isdigit())

@@ -56,7 +56,7 @@ are kept only when some seat's strategy reads them (``Shape.styles``)."""
 
 Log = namedtuple("Log", ["events", "ends", "pub", "count"])
 """The event log (``events``: one row of ``EV_*`` per play, draw or knock; ``ends``: the suits
-showing after each), the public log that search strategies read (``pub``: rows ``(kind, seat, x)``,
+showing after each), the public log that search strategies read (``pub``: rows ``(kind, seat, x, suit)``,
 see :mod:`dominosim.fast.search.consistent`) and their lengths in ``count``. Zero-row arrays when a run
 keeps none."""
 EV_PLAY, EV_DRAW, EV_KNOCK = 0, 1, 2
@@ -104,7 +104,7 @@ def make_notes(p):
 def make_log(n_events, n_pub):
     """A :class:`Log` with room for ``n_events`` events and ``n_pub`` public events."""
     return Log(np.zeros((n_events, EV_COLS), np.int64), np.zeros((n_events, MAX_ENDS), np.int64),
-               np.zeros((n_pub, 3), np.int64), np.zeros(2, np.int64))
+               np.zeros((n_pub, 4), np.int64), np.zeros(2, np.int64))
 
 
 # ---------------------------------------------------------------- hands as bit masks

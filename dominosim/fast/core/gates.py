@@ -6,7 +6,7 @@ numba types the caller: when the shape says the run needs it, the call is the re
 otherwise it is a no-op, and the real function is never compiled for that kernel (a run of
 ``random`` players compiles no style, no plug-in call and no log; a search that does not solve
 compiles no solver). Each gate is one ``@overload``;
-the real functions live with their rules (:mod:`dominosim.fast.core.turn`, :mod:`~dominosim.fast.hand.styles`,
+the real functions live with their rules (:mod:`dominosim.fast.core.turn`, :mod:`~dominosim.fast.core.styles`,
 :mod:`~dominosim.fast.hand.kernel`).
 """
 

@@ -176,10 +176,11 @@ def log_event(shape, log, board, kind, seat, tile, suit, index, stitch, n_ends):
 
 
 @jit_kernel
-def log_public(shape, log, kind, seat, x):
-    """Append an event to the public log that search strategies read."""
+def log_public(shape, log, kind, seat, x, suit):
+    """Append an event to the public log that search strategies read (``suit``: the end a play
+    went on, as in the event log; -1 for a draw or a knock)."""
     n = log.count[1]
-    log.pub[n, 0], log.pub[n, 1], log.pub[n, 2] = kind, seat, x
+    log.pub[n, 0], log.pub[n, 1], log.pub[n, 2], log.pub[n, 3] = kind, seat, x, suit
     log.count[1] = n + 1
 
 
@@ -203,7 +204,7 @@ def open_with(shape, rp, board, notes, log, seat, tile, double_lead):
     at[OUT] = seat if goes_out(rp, board.counts, seat) else -1
     event(shape, log, board, EV_PLAY, seat, tile, T_LOW[tile] if double_lead else -1, -1, 0,
                   at[N_ENDS])
-    public(shape, log, PUB_PLAY, seat, tile)
+    public(shape, log, PUB_PLAY, seat, tile, T_LOW[tile] if double_lead else -1)
 
 
 @jit_kernel
@@ -231,7 +232,7 @@ def play(shape, rp, board, notes, log, seat, tile, suit):
     if goes_out(rp, board.counts, seat):
         at[OUT] = seat
     event(shape, log, board, EV_PLAY, seat, tile, suit, index, 1 if stitch else 0, at[N_ENDS])
-    public(shape, log, PUB_PLAY, seat, tile)
+    public(shape, log, PUB_PLAY, seat, tile, suit)
 
 
 @jit_kernel
@@ -261,7 +262,7 @@ def draw_for(shape, rp, board, notes, log, seat, psm):
         if shape.styles:
             notes.lacks[seat] = 0  # the drawn tile is unknown: nothing is known of the new hand
         event(shape, log, board, EV_DRAW, seat, tile, -1, -1, 0, 0)
-        public(shape, log, PUB_DRAW, seat, psm)
+        public(shape, log, PUB_DRAW, seat, psm, -1)
         n = count_moves(shape, board.hands, seat, psm)
         if n > 0 or rp.draw == DRAW_ONE:
             break
@@ -277,7 +278,7 @@ def knock(shape, rp, board, notes, log, seat, psm):
     if shape.styles:
         notes.lacks[seat] |= psm
     event(shape, log, board, EV_KNOCK, seat, -1, psm, -1, 0, 0)
-    public(shape, log, PUB_KNOCK, seat, psm)
+    public(shape, log, PUB_KNOCK, seat, psm, -1)
 
 
 @jit_helper

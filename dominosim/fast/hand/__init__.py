@@ -1,7 +1,6 @@
 """One compiled hand: the strategies a seat plays with and the kernel that plays a hand out.
 
-Holds :mod:`.styles` (the deterministic built-in strategies), :mod:`.plugin` (users' compiled
-strategies, called through a C function pointer), :mod:`.kernel` (one hand: deal, open, turn
+Holds :mod:`.plugin` (users' compiled strategies, called through a C function pointer), :mod:`.kernel` (one hand: deal, open, turn
 until over, record; the status codes) and :mod:`.driver` (the compiled entry points: a block of
 hands as record rows, as sums, or one hand with its event log).
 

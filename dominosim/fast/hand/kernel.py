@@ -1,7 +1,7 @@
 """One hand of dominoes, compiled: deal, open, turn until over, record.
 
 The rules are in :mod:`dominosim.fast.core.turn` (the one compiled turn, shared with the search
-playouts), the deterministic strategies in :mod:`dominosim.fast.hand.styles`, the search strategies in
+playouts), the deterministic strategies in :mod:`dominosim.fast.core.styles`, the search strategies in
 :mod:`dominosim.fast.search.search`. :func:`play_hand` is compiled once per
 :class:`~dominosim.fast.core.shape.Shape`; the search is compiled into it only when ``search`` is not
 None (numba prunes the branch before typing), so a run with no searching seat never compiles it.
@@ -47,6 +47,7 @@ from ..core.jit import jit, jit_helper, jit_kernel
 from ..core.params import OMNISCIENT, PLUGIN, S_RANDOM, SEARCH_METHOD
 from ..core.rng import below, deal_key, seat_key, shuffle
 from ..core.turn import advance, open_with, partner_of, play, score
+from ..search.infer import set_models
 from ..search.search import SEARCH_SOLVER_LIMIT, SEARCH_TOO_MANY_STATES, decide
 from .plugin import (
     V_BONEYARD,
@@ -60,7 +61,7 @@ from .plugin import (
     V_TILE_COUNTS,
     call_plugin,
 )
-from .styles import best_move, heaviest_lead
+from ..core.styles import best_move, heaviest_lead
 
 # ---------------------------------------------------------------- record columns (int16 row)
 C_OPENER, C_OPEN_DOUBLE, C_OPEN_TILE, C_END, C_WIN, C_POINTS, C_PLAYS, C_KNOCKS = range(8)
@@ -159,7 +160,7 @@ def ask_plugin(shape, rp, lineup, board, notes, seat, n, moves, rng, view):
 
 
 styled_move = gate("styles", best_move)
-""":func:`~dominosim.fast.hand.styles.best_move` in the kernels where a seat plays a style."""
+""":func:`~dominosim.fast.core.styles.best_move` in the kernels where a seat plays a style."""
 plugin_move = gate("plugins", ask_plugin, -1)
 """:func:`ask_plugin` in the kernels where a seat plays a plug-in (-1 elsewhere)."""
 
@@ -177,6 +178,7 @@ def search_move(shape, rp, lineup, seat, n, board, log, moves, rng, search):
     """The index of a search strategy's move among the ``n`` moves in ``moves``, or a negative
     status of the search."""
     code = lineup.codes[seat]
+    set_models(lineup.codes, seat, lineup.infer[seat], search.infer)
     return decide(shape.core, rp, SEARCH_METHOD[code], OMNISCIENT[code], lineup.budgets[seat],
                   seat, n, moves, board, log.pub, log.count[1], search, rng[seat:seat + 1])
 

@@ -4,7 +4,8 @@ The model, the slots, the constraints and the places are those of :mod:`dominosi
 its documentation first); this module builds them from a compact *public log* instead of a
 :class:`~dominosim.strategies.SeatView`, and keeps the counts in ``float64``:
 
-* the public log has one row per event, ``(kind, seat, x)``: a play (``x``: the tile), a draw
+* the public log has one row per event, ``(kind, seat, x, suit)``: a play (``x``: the tile,
+  ``suit``: the end it went on, read only by the inference of :mod:`.infer`), a draw
   (``x``: the bit mask of the suits that were playable, so the seat held none of their tiles; the
   drawn tile is never in the log), a knock (``x``: the playable suits it shows the seat lacks);
 * times are doubled so that they are integers: the deal is at -2, the opening-double constraint
@@ -34,7 +35,7 @@ from ..core.jit import jit, jit_helper, jit_kernel
 from ..core.rng import next64, shuffle
 
 PUB_PLAY, PUB_DRAW, PUB_KNOCK = 0, 1, 2
-PUB_KIND, PUB_SEAT, PUB_X = 0, 1, 2
+PUB_KIND, PUB_SEAT, PUB_X, PUB_SUIT = 0, 1, 2, 3
 TOO_MANY_STATES = -1
 NO_DEAL = -2
 NO_LIMIT = 99  # a constraint's double limit when it forbids no double by rank
@@ -59,7 +60,8 @@ def make_sampler_scratch(t, p, n_events, states):
         np.zeros(16, np.int64),  # info
         np.zeros((4, slots), np.int64),  # slots: seat, time, capacity, place
         np.zeros((4, n_events + p), np.int64),  # constraints: seat, time, suit mask, double limit
-        np.zeros((3, t), np.int64),  # items: tile, seat that played it (-1: unseen), when
+        np.zeros((4, t), np.int64),  # items: tile, seat that played it (-1: unseen), when, and
+        # the place the last draw put it in (-1: it sleeps)
         np.zeros((t, slots), np.bool_),  # allowed[item, slot]
         np.zeros((4, slots), np.int64),  # places: seat, capacity, representative slot, stride
         np.zeros((t, slots + 1), np.int64),  # options: count, then the places of each item
@@ -427,6 +429,7 @@ def draw_deal(rp, me, hands, ss, out, rng, i_rng):
                 u -= w
             j += 1
         total = weight
+        items[3, i] = -1 if chosen == -1 else options[i, 1 + chosen]
         if chosen == -1:
             bone[n_bone] = items[0, i]
             n_bone += 1
