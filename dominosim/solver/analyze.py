@@ -35,7 +35,7 @@ from ..reference.game import GameState
 from ..rng import Stream, mix64
 from .position import Position
 
-METHODS = ("pimc", "playout")
+METHODS = ("pimc", "playout", "epimc", "best")
 Z95 = 1.959963984540054
 BATCH = 50
 """Worlds between two checks of the stopping rule (per thread under ``pimc``)."""
@@ -76,7 +76,8 @@ class _Worlds:
 
     _scratch: dict[tuple, list] = {}
 
-    def __init__(self, state: GameState, seat: int, moves, seed: int, n_jobs: int) -> None:
+    def __init__(self, state: GameState, seat: int, moves, seed: int, n_jobs: int,
+                 models: np.ndarray | None = None) -> None:
         from ..fast.core.params import rule_params
         from ..fast.core.shape import Shape
         from ..fast.search.solve import OBJ_POINTS, OBJ_WIN
@@ -102,8 +103,14 @@ class _Worlds:
             pool.append(make_search_scratch(rules.n_tiles, rules.players, max_events(rules), 1,
                                             table_states(rules), TABLE_BITS))
         self.pool = pool[:n_jobs]
+        from ..fast.search.infer import set_models
         from ..fast.search.worlds import set_root  # the consistent-deal table, once per thread
+        from ..strategies.search import INFER_CANDIDATES
 
+        if models is None:
+            models = np.full(rules.players, -1, dtype=np.int64)
+        for ss in self.pool:
+            set_models(models, seat, INFER_CANDIDATES, ss.infer)
         self.status = min(int(set_root(self.rp, seat, self.board, self.pub, self.n_pub, False, ss,
                                        self.seed)) for ss in self.pool)
 
@@ -137,6 +144,54 @@ class _Worlds:
             raise RuntimeError(search_error(self.rules, bad[0]))
         return out[:, 0, :] / 2, out[:, 1, :].astype(float)
 
+    def epimc_values(self, budget: int) -> tuple[np.ndarray, np.ndarray]:
+        """``(win, points)`` of every move in worlds ``0 <= k < budget`` under ``epimc``: in a
+        world where the seat moves again, the value of the move its information set takes (the
+        best total over the set's worlds)."""
+        from ..fast.search.epimc import EpimcWorlds, epimc_worlds
+        from ..fast.search.solve import WIN_UNIT
+        from ..strategies.search import search_error
+
+        if self.status < 0:
+            raise RuntimeError(search_error(self.rules, self.status))
+        n, width = self.n, self.moves.shape[1]
+        out = EpimcWorlds(np.zeros((budget, n), np.int64), np.zeros((budget, n), np.int64),
+                          np.zeros((budget, n, width)), self.moves)
+        cuts = np.linspace(0, budget, len(self.pool) + 1).astype(int)
+        status = [0] * len(self.pool)
+
+        def run(i: int) -> None:
+            a, b = int(cuts[i]), int(cuts[i + 1])
+            if b > a:
+                part = EpimcWorlds(out.keys[a:b], out.counts[a:b], out.values[a:b], self.moves)
+                status[i] = epimc_worlds(self.core, self.rp, self.seat, self.board, self.pool[i],
+                                         self.seed, a, part)
+
+        threads = [threading.Thread(target=run, args=(i,), daemon=True)
+                   for i in range(1, len(self.pool))]
+        for t in threads:
+            t.start()
+        run(0)
+        for t in threads:
+            t.join()
+        bad = [s for s in status if s < 0]
+        if bad:
+            raise RuntimeError(search_error(self.rules, bad[0]))
+        taken = np.zeros((budget, n))
+        for m in range(n):
+            sets: dict[int, list[int]] = {}
+            for k in range(budget):
+                if out.counts[k, m] == 0:
+                    taken[k, m] = out.values[k, m, 0]
+                else:
+                    sets.setdefault(int(out.keys[k, m]), []).append(k)
+            for ks in sets.values():
+                c = int(out.counts[ks[0], m])
+                best = int(np.argmax(out.values[ks, m, :c].sum(axis=0)))
+                taken[ks, m] = out.values[ks, m, best]
+        win = np.floor((taken + WIN_UNIT // 2) / WIN_UNIT)
+        return win / 2, taken - win * WIN_UNIT
+
 
 TABLE_BITS = 20
 """The solver's transposition table in a move analysis: ``2**20`` positions per thread (25 MB)."""
@@ -145,7 +200,7 @@ TABLE_BITS = 20
 def analyze(position: Position, seat: int | None = None, *, method: str = "pimc",
             budget: int = 2000, seed: int = 0, continuation: Any = "random",
             precision: float | None = None, n_jobs: int | None = None,
-            progress: bool | None = None) -> pd.DataFrame:
+            progress: bool | None = None, inference: Any = None) -> pd.DataFrame:
     """Every legal move of the seat to move, valued from what ``seat`` can see.
 
     Parameters
@@ -155,9 +210,11 @@ def analyze(position: Position, seat: int | None = None, *, method: str = "pimc"
     seat : int, optional
         The seat whose knowledge is used: the seat to move (the default; another seat does not
         know the moves it has).
-    method : {'pimc', 'playout'}
+    method : {'pimc', 'playout', 'epimc', 'best'}
         Value each sampled world by the perfect-information solver, or by one play-out with
-        ``continuation``.
+        ``continuation``, or as the ``epimc`` strategy does (the seat's next decision taken once
+        per information set over all ``budget`` worlds: no early stop); ``'best'``: the method of
+        the ``"best"`` player (``dominosim.strategies.registry.ALIASES``).
     budget : int
         The most samples of the hidden tiles (at least 1).
     seed : int
@@ -172,6 +229,12 @@ def analyze(position: Position, seat: int | None = None, *, method: str = "pimc"
     progress : bool, optional
         Show a progress bar (default: for budgets of 1,000 worlds or more, in Jupyter or on a
         terminal).
+    inference : str or list, optional
+        The strategies the other seats are known to play (one name for every seat, or one per
+        seat; ``None`` for a seat not modelled): each world is then drawn weighted by the
+        likelihood of their past plays under those strategies (``random`` and the deterministic
+        styles are modelled; see :mod:`dominosim.fast.search.infer`). Not with
+        ``method='playout'``.
 
     Returns
     -------
@@ -198,7 +261,12 @@ def analyze(position: Position, seat: int | None = None, *, method: str = "pimc"
         raise refuse("position", "a Position (from ds.Position.from_deal or log.position(k))",
                      type(position).__name__)
     if method not in METHODS:
-        raise refuse("method", "one of 'pimc', 'playout'", method)
+        raise refuse("method", "one of 'pimc', 'playout', 'epimc', 'best'", method)
+    if method == "best":
+        from ..strategies.registry import ALIASES
+        from ..strategies.search import SearchStrategy
+
+        method = SearchStrategy.from_name(ALIASES["best"]).kind
     if not isinstance(budget, int) or budget < 1:
         raise refuse("budget", "a positive integer", budget)
     if precision is not None and (isinstance(precision, bool) or
@@ -218,8 +286,15 @@ def analyze(position: Position, seat: int | None = None, *, method: str = "pimc"
                      "moves", seat)
     state = position.state
     moves = position.legal_moves()
+    models = _models(position.rules, inference)
+    if models is not None and method == "playout":
+        raise refuse("inference", "None with method='playout'", inference)
+    if method == "epimc":
+        worlds = _Worlds(state, seat, moves, seed, jobs, models)
+        wins, points = worlds.epimc_values(budget)
+        return _frame(moves, wins, points, _separated(wins) if budget > 1 else False)
     if method == "pimc":
-        worlds = _Worlds(state, seat, moves, seed, jobs)
+        worlds = _Worlds(state, seat, moves, seed, jobs, models)
 
         def more(k: int, batch: int) -> tuple[np.ndarray, np.ndarray]:
             return worlds.values(k, k + batch)
@@ -255,6 +330,22 @@ def analyze(position: Position, seat: int | None = None, *, method: str = "pimc"
                         (precision is not None and _precise(wins, precision)):
                     break
     return _frame(moves, wins, points, separated)
+
+
+def _models(rules: Any, inference: Any) -> np.ndarray | None:
+    """The model codes of an analysis's ``inference`` (one per seat), or None."""
+    from ..strategies.registry import STRATEGY_CODES
+    from ..strategies.search import model_code
+
+    if inference is None:
+        return None
+    seats = [inference] * rules.players if isinstance(inference, str) else list(inference) \
+        if isinstance(inference, (list, tuple)) and len(inference) == rules.players else None
+    if seats is None or any(s is not None and (not isinstance(s, str) or s not in STRATEGY_CODES
+                                               or model_code(s) < 0) for s in seats):
+        raise refuse("inference", f"None, a strategy name or one per seat ({rules.players}: None, "
+                     "'random' or a deterministic style such as 'bully')", inference)
+    return np.array([-1 if s is None else model_code(s) for s in seats], dtype=np.int64)
 
 
 def _interval(values: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

@@ -58,8 +58,8 @@ def decisions(log: HandLog, seat: int) -> list[int]:
     return found
 
 
-def review(log: HandLog, seat: int, *, method: str = "pimc", budget: int = 500, seed: int = 0,
-           progress: bool | None = None) -> pd.DataFrame:
+def review(log: HandLog, seat: int, *, method: str = "best", budget: int = 500, seed: int = 0,
+           progress: bool | None = None, inference: Any = None) -> pd.DataFrame:
     """Each decision of ``seat`` in a played hand, with the best move by analysis and the value
     lost.
 
@@ -78,8 +78,9 @@ def review(log: HandLog, seat: int, *, method: str = "pimc", budget: int = 500, 
         game), and then the perfect-information columns are NaN.
     seat : int
         The seat reviewed.
-    method : {'pimc', 'playout'}
-        The analysis (:func:`dominosim.analyze`).
+    method : {'best', 'pimc', 'playout', 'epimc'}
+        The analysis (:func:`dominosim.analyze`); ``'best'``, the default, is the method of the
+        strongest player measured (the ``"best"`` strategy).
     budget : int
         The most samples of the hidden tiles per decision; the analysis stops earlier when the
         best move's interval separates from the others'.
@@ -87,6 +88,9 @@ def review(log: HandLog, seat: int, *, method: str = "pimc", budget: int = 500, 
         Seeds the analysis; the review is the same for the same seed.
     progress : bool, optional
         A progress bar over the decisions (default: in an interactive session, for three or more).
+    inference : str or list, optional
+        The strategies the other seats played, when known (:func:`dominosim.analyze`): the
+        analysis then weights its worlds by how likely their plays were.
 
     Returns
     -------
@@ -130,7 +134,8 @@ def review(log: HandLog, seat: int, *, method: str = "pimc", budget: int = 500, 
              unit_scale=False) as progress_bar:
         for number, k in enumerate(found, start=1):
             rows.append(_decision(log, seat, number, k, hidden, analyze, solve,
-                                  dict(method=method, budget=budget, seed=seed + k)))
+                                  dict(method=method, budget=budget, seed=seed + k,
+                                       inference=inference)))
             progress_bar.update(1)
     table = pd.DataFrame(rows, columns=list(COLUMNS))
     if hidden:

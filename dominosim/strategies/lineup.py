@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..rules import Rules
-from .registry import NAMES, SEARCHES, STYLES
+from .registry import ALIASES, NAMES, SEARCHES, STYLES
 from .search import SearchStrategy
 from .styles import (
     AccompaniedStrategy,
@@ -64,10 +64,12 @@ def resolve(strategy: Any) -> Strategy:
     >>> resolve("rnadom")
     Traceback (most recent call last):
     ...
-    ValueError: The value for `strategies` must be a built-in name (one of 'random', 'bully', 'doubles', 'accompanied', 'stitcher', 'counter', 'partner', 'mc', 'ismcts', 'mc_omniscient', 'ismcts_omniscient', 'pimc'; a search with a budget as 'mc:200'), an object with a choose(view, moves, rng) method, or a function, but 'rnadom' was passed.
+    ValueError: The value for `strategies` must be a built-in name (one of 'random', 'bully', 'doubles', 'accompanied', 'stitcher', 'counter', 'partner', 'mc', 'ismcts', 'mc_omniscient', 'ismcts_omniscient', 'pimc', 'epimc'; a search with a budget as 'mc:200'), an object with a choose(view, moves, rng) method, or a function, but 'rnadom' was passed.
     """
     if isinstance(strategy, str) and strategy in BUILTINS:
         return BUILTINS[strategy]()
+    if isinstance(strategy, str) and strategy in ALIASES:  # "best": a search with its budget
+        return SearchStrategy.from_name(ALIASES[strategy])
     if isinstance(strategy, str) and (":" in strategy or "+" in strategy):
         return SearchStrategy.from_name(strategy)
     if hasattr(strategy, "choose") and callable(strategy.choose):

@@ -50,12 +50,16 @@ from .view import SeatView
 
 KINDS = {name: number for number, name in enumerate(METHODS)}
 """The search methods by name, as the registry numbers them (:data:`~.registry.METHODS`)."""
-DEFAULT_BUDGET = {"mc": 100, "ismcts": 1000, "pimc": 50}
-MAX_BUDGET = {"mc": 100_000, "ismcts": 1_000_000, "pimc": 100_000}
+DEFAULT_BUDGET = {"mc": 100, "ismcts": 1000, "pimc": 50, "epimc": 10}
+MAX_BUDGET = {"mc": 100_000, "ismcts": 1_000_000, "pimc": 100_000, "epimc": 1000}
 """The largest budgets: 100,000 playouts per legal move (about half a second a decision),
 1,000,000 iterations (a tree of about 150 MB per thread, seconds a decision) and 100,000 solved
-worlds (minutes a decision early in a hand)."""
-BUDGET_NAMES = {"mc": "playouts", "ismcts": "iterations", "pimc": "samples"}
+worlds (minutes a decision early in a hand), 1,000 ``epimc`` worlds (each solved once per reply
+and next move)."""
+BUDGET_NAMES = {"mc": "playouts", "ismcts": "iterations", "pimc": "samples", "epimc": "samples"}
+SET_MOVES = 2 * 136
+"""``epimc`` keeps, per sampled world, one information set of at most this many moves (twice the
+tiles of the largest set)."""
 INFER_CANDIDATES = 16
 """Candidate worlds per world kept by ``+infer`` (sampling-importance-resampling,
 :mod:`dominosim.fast.search.infer`); ``+infer:C`` sets another number."""
@@ -77,11 +81,13 @@ class SearchStrategy:
 
     Parameters
     ----------
-    kind : {'mc', 'ismcts', 'pimc'}
+    kind : {'mc', 'ismcts', 'pimc', 'epimc'}
     budget : int, optional
-        Playouts per legal move (``mc``), iterations (``ismcts``) or sampled worlds (``pimc``).
+        Playouts per legal move (``mc``), iterations (``ismcts``) or sampled worlds (``pimc``,
+        ``epimc``).
     omniscient : bool
-        See the true hidden hands (value-of-information experiments only; not ``pimc``).
+        See the true hidden hands (value-of-information experiments only; not ``pimc`` or
+        ``epimc``).
     infer : int
         Inference (``+infer``): each world is kept from ``infer`` candidates weighted by the
         likelihood of the other seats' past plays under their known strategies (the line-up's
@@ -91,8 +97,8 @@ class SearchStrategy:
     def __init__(self, kind: str, budget: int | None = None, omniscient: bool = False,
                  infer: int = 0) -> None:
         if kind not in KINDS:
-            raise ValueError(f"The value for `kind` must be one of 'mc', 'ismcts', 'pimc', but "
-                             f"{kind!r} was passed.")
+            raise ValueError(f"The value for `kind` must be one of 'mc', 'ismcts', 'pimc', 'epimc', "
+                             f"but {kind!r} was passed.")
         if budget is None:
             budget = DEFAULT_BUDGET[kind]
         if isinstance(budget, bool) or not isinstance(budget, (int, np.integer)) or \
@@ -101,8 +107,9 @@ class SearchStrategy:
             raise ValueError(f"The value for `{what}` must be an integer from 1 to "
                              f"{MAX_BUDGET[kind]:,} (the cap dominosim.strategies.search.MAX_BUDGET"
                              f"[{kind!r}]), but {budget!r} was passed.")
-        if not isinstance(omniscient, bool) or (omniscient and kind == "pimc"):
-            allowed = "False for 'pimc' (it solves sampled worlds)" if kind == "pimc" else \
+        solves = kind in ("pimc", "epimc")
+        if not isinstance(omniscient, bool) or (omniscient and solves):
+            allowed = f"False for {kind!r} (it solves sampled worlds)" if solves else \
                 "True or False"
             raise ValueError(f"The value for `omniscient` must be {allowed}, but "
                              f"{omniscient!r} was passed.")
@@ -137,25 +144,30 @@ class SearchStrategy:
         omniscient = name.endswith("_omniscient")
         kind = name.removesuffix("_omniscient")
         what, _, candidates = suffix.partition(":")
-        if kind not in KINDS or not _digits(budget) or (omniscient and kind == "pimc") or \
+        if kind not in KINDS or not _digits(budget) or \
+                (omniscient and kind in ("pimc", "epimc")) or \
                 (plus and (what != "infer" or omniscient or not _digits(candidates))):
             raise ValueError(
                 "The value for `strategies` must name a search strategy as 'mc', 'ismcts', "
-                "'mc_omniscient', 'ismcts_omniscient' or 'pimc', optionally with ':<budget>' (a "
-                "positive integer) and, but for the omniscient ones, '+infer' or "
+                "'mc_omniscient', 'ismcts_omniscient', 'pimc' or 'epimc', optionally with "
+                "':<budget>' (a positive integer) and, but for the omniscient ones, '+infer' or "
                 f"'+infer:<candidates>', but {spec!r} was passed.")
         infer = (int(candidates) if candidates else INFER_CANDIDATES) if plus else 0
         return cls(kind, int(budget) if budget else None, omniscient, infer)
 
     @property
     def nodes(self) -> int:
-        """The size of the search tree (``ismcts``; 1 otherwise)."""
+        """The size of the search tree (``ismcts``), of the information sets' arrays (``epimc``);
+        1 otherwise."""
+        if self.kind == "epimc":
+            return self.budget * SET_MOVES
         return self.budget + 1 if self.kind == "ismcts" else 1
 
     @property
     def table_bits(self) -> int:
-        """The solver's transposition table size as a power of two (``pimc``; 0: no solver)."""
-        return TABLE_BITS if self.kind == "pimc" else 0
+        """The solver's transposition table size as a power of two (``pimc``, ``epimc``; 0: no
+        solver)."""
+        return TABLE_BITS if self.kind in ("pimc", "epimc") else 0
 
     def __repr__(self) -> str:
         return f"SearchStrategy({self.name!r})"
@@ -298,6 +310,20 @@ def PIMC(samples: int = 50) -> SearchStrategy:
     return SearchStrategy("pimc", samples)
 
 
+def EPIMC(samples: int = 10, infer: int = 0) -> SearchStrategy:
+    """Extended perfect-information Monte Carlo with ``samples`` sampled worlds per decision: as
+    :func:`PIMC`, but the seat's next decision is taken once per information set over the worlds
+    (the other seats' replies solved world by world) before the perfect-information leaves
+    (:mod:`dominosim.fast.search.epimc`); ``infer`` as in :class:`SearchStrategy`.
+
+    Examples
+    --------
+    >>> EPIMC(samples=8, infer=16).name
+    'epimc:8+infer'
+    """
+    return SearchStrategy("epimc", samples, infer=infer)
+
+
 def public_log(view: SeatView, out: np.ndarray) -> int:
     """Write ``view``'s public history as the compiled sampler's log (see
     :mod:`dominosim.fast.search.consistent`) into ``out``; return its length. A draw records the suits
@@ -338,8 +364,12 @@ def open_ends(view: SeatView) -> tuple[np.ndarray, np.ndarray, int, int]:
 def resolve_search(spec: Any) -> SearchStrategy | None:
     """A :class:`SearchStrategy` from a name like ``"mc:200"`` or ``"pimc:50+infer"`` or an
     instance; None otherwise."""
+    from .registry import ALIASES
+
     if isinstance(spec, SearchStrategy):
         return spec
+    if isinstance(spec, str) and spec in ALIASES:
+        return SearchStrategy.from_name(ALIASES[spec])
     if isinstance(spec, str) and \
             spec.partition("+")[0].partition(":")[0].removesuffix("_omniscient") in KINDS:
         return SearchStrategy.from_name(spec)

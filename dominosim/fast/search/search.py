@@ -1,6 +1,7 @@
 """The search strategies, compiled: determinized Monte Carlo (``mc``) and information-set Monte
 Carlo tree search (``ismcts``), honest or omniscient, and :func:`decide`, the entry point of every
-search, which also dispatches to ``pimc`` (:mod:`dominosim.fast.search.pimc`).
+search, which also dispatches to ``pimc`` (:mod:`dominosim.fast.search.pimc`) and ``epimc``
+(:mod:`dominosim.fast.search.epimc`).
 
 Both engines call :func:`decide` with the same arrays (the compiled kernel from its state, the
 reference engine from a :class:`~dominosim.strategies.SeatView`, see :mod:`dominosim.search`), so
@@ -36,6 +37,7 @@ from ..core.board import OUT, SEAT, fill_moves, holds, kth_move
 from ..core.jit import jit_kernel
 from ..core.rng import below, mix64, next64
 from ..core.turn import advance, play, playable_suits, score, side_of
+from .epimc import epimc_move
 from .pimc import SEARCH_NO_DEAL, SEARCH_SOLVER_LIMIT, SEARCH_TOO_MANY_STATES, pimc_move  # noqa: F401
 from .worlds import (
     STREAM,
@@ -48,7 +50,7 @@ from .worlds import (
 EXPLORATION = 0.7
 # node fields of the tree
 N_PARENT, N_TILE, N_SUIT, N_SEAT, N_CHILD, N_SIBLING, N_VISITS, N_AVAIL = range(8)
-MC, ISMCTS, PIMC = (METHODS.index(name) for name in ("mc", "ismcts", "pimc"))
+MC, ISMCTS, PIMC, EPIMC = (METHODS.index(name) for name in ("mc", "ismcts", "pimc", "epimc"))
 """The search methods :func:`decide` dispatches on (numbered in the strategy registry)."""
 # ---------------------------------------------------------------- playouts
 @jit_kernel
@@ -210,7 +212,7 @@ def decide(core, rp, method, omniscient, budget, me, n, moves, board, pub, n_pub
     """The move of a search strategy for seat ``me`` among its ``n >= 2`` moves (in canonical
     order in ``moves``); returns its index or a negative status.
 
-    ``method``: :data:`MC`, :data:`ISMCTS` or :data:`PIMC`. ``board``: the position; its hands
+    ``method``: :data:`MC`, :data:`ISMCTS`, :data:`PIMC` or :data:`EPIMC`. ``board``: the position; its hands
     are read only at row ``me`` and its boneyard not at all unless ``omniscient``.
     ``pub[:n_pub]``: the public log. ``ss``: from :func:`make_search_scratch` (with a solver's
     stack for ``pimc``). One number is drawn from ``seat_rng[0]``.
@@ -221,6 +223,8 @@ def decide(core, rp, method, omniscient, budget, me, n, moves, board, pub, n_pub
         return states
     if method == PIMC:
         return pimc_move(ss.stack, core, rp, me, budget, n, moves, board, ss, seed)
+    if method == EPIMC:
+        return epimc_move(ss.stack, core, rp, me, budget, n, moves, board, ss, seed)
     if method == ISMCTS:
         return ismcts_decide(core, rp, me, omniscient, budget, n, moves, board, ss, seed)
     return mc_decide(core, rp, me, omniscient, budget, n, moves, board, ss, seed)
