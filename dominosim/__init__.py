@@ -11,7 +11,7 @@ True
 """
 
 from . import analysis, plots
-from .interactive import play
+from .play import play  # the package's function: ds.play stays it (see dominosim/play/__init__.py)
 from .reference.game import IllegalMoveError, Move
 from .reference.hand import HandLog, MatchLog, play_hand, play_match
 from .reference.transcript import transcript

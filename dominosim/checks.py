@@ -14,9 +14,36 @@ from collections.abc import Sequence
 from typing import Any
 
 
-def refuse(name: str, allowed: str, value: Any) -> ValueError:
-    """The one-sentence error of a bad argument."""
-    return ValueError(f"The value for `{name}` must be {allowed}, but {value!r} was passed.")
+def refuse(name: str, allowed: str, value: Any, *, limit: int | None = None) -> ValueError:
+    """The one-sentence error of a bad argument: the only place that sentence is written.
+
+    Parameters
+    ----------
+    name : str
+        The argument (or setting) refused, shown in backquotes.
+    allowed : str
+        What it must be: ``"one of 'a', 'b'"``, ``"an integer from 1 to 9"``...
+    value : Any
+        The value received; its ``repr`` is shown on one line (an array's repr spans several).
+    limit : int, optional
+        Cut the shown value after this many characters (a whole file's worth of TOML).
+
+    Returns
+    -------
+    ValueError
+        To be raised by the caller.
+
+    Examples
+    --------
+    >>> refuse("scoring", "one of 'game', 'spots'", "sptos")
+    ValueError("The value for `scoring` must be one of 'game', 'spots', but 'sptos' was passed.")
+    >>> str(refuse("n", "at most 3", list(range(9)), limit=10))
+    'The value for `n` must be at most 3, but [0, 1, 2,... was passed.'
+    """
+    shown = " ".join(line.strip() for line in repr(value).splitlines())
+    if limit is not None and len(shown) > limit:
+        shown = shown[:limit] + "..."
+    return ValueError(f"The value for `{name}` must be {allowed}, but {shown} was passed.")
 
 
 def check_choice(name: str, value: Any, choices: Sequence[str]) -> str:
@@ -35,7 +62,8 @@ def check_fraction(name: str, value: Any, example: str) -> float:
 
 def check_jobs(n_jobs: Any) -> int:
     """Threads for compiled work: ``None`` or ``-1`` for every core numba may use, or a count
-    from 1 to that number."""
+    from 1 to that number.
+    """
     import numba  # here, not at import: the checks are loaded by every layer
 
     most = numba.config.NUMBA_NUM_THREADS

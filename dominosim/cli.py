@@ -40,9 +40,28 @@ def _report(argv: list[str], prog: str) -> int:
 
 
 def _play(argv: list[str], prog: str) -> int:
-    from .interactive import main as play_main
+    from .play import main as play_main
 
     return play_main(argv, prog=prog)
+
+
+def _cache(argv: list[str], prog: str) -> int:
+    import argparse
+
+    from .fast.core import jit
+
+    parser = argparse.ArgumentParser(prog=prog, description=(
+        "Say whether the compiled engine's on-disk cache was built from the installed sources; "
+        "--clear deletes the cached kernels so that the next run compiles them again."))
+    parser.add_argument("--clear", action="store_true", help="delete the cached kernels")
+    args = parser.parse_args(argv)
+    if args.clear:
+        print(f"{prog}: deleted {jit.clear_cache()} cached files of the compiled engine.")
+        return 0
+    stale = jit.stale_folders()
+    print(f"{prog}: " + (f"stale (built from other sources) in {len(stale)} folders; run "
+                         f"`{prog} --clear`." if stale else "up to date."))
+    return 0
 
 
 COMMANDS: dict[str, tuple[str, Callable[[list[str], str], int]]] = {
@@ -51,6 +70,7 @@ COMMANDS: dict[str, tuple[str, Callable[[list[str], str], int]]] = {
     "report": ("regenerate the Markdown reports and figures of reports/", _report),
     "play": ("play a hand at the terminal against any strategies, then see the review of your "
              "decisions", _play),
+    "cache": ("say whether the compiled engine's cache is stale; --clear deletes it", _cache),
 }
 """The subcommands: name -> (one-line help, runner taking the remaining arguments and a prog).
 A new one (say ``play``, a hand at the terminal) is one more entry; ``--help`` lists it."""

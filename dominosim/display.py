@@ -19,6 +19,7 @@ from __future__ import annotations
 import base64
 import html
 import io
+from collections.abc import Sequence
 from typing import Any
 
 import pandas as pd
@@ -41,7 +42,7 @@ def frame(df: pd.DataFrame, *, index: bool = False) -> str:
                       classes="dominosim", escape=True)
 
 
-def fields(rows: list[tuple[str, Any]], header: tuple[str, ...] = ("field", "value")) -> str:
+def fields(rows: Sequence[tuple[Any, ...]], header: tuple[str, ...] = ("field", "value")) -> str:
     """A table of name/value rows (more values per row give more columns)."""
     head = "".join(f"<th>{escape(h)}</th>" for h in header)
     body = "".join("<tr>" + "".join(f"<td>{escape(_number(v))}</td>" for v in row) + "</tr>"

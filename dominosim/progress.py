@@ -46,7 +46,8 @@ def interactive() -> bool:
 
 def want_progress(progress: bool | None, *, work: float, long: float) -> bool:
     """Whether to show a bar: ``progress`` if given, otherwise for ``work`` of at least ``long``
-    (in the same unit: hands, deals...) in an interactive session."""
+    (in the same unit: hands, deals...) in an interactive session.
+    """
     if progress is None:
         return work >= long and interactive()
     if not isinstance(progress, bool):
@@ -56,7 +57,7 @@ def want_progress(progress: bool | None, *, work: float, long: float) -> bool:
 
 
 def _widget_class() -> Any:
-    """tqdm's notebook bar when ipywidgets can draw it, else None."""
+    """Tqdm's notebook bar when ipywidgets can draw it, else None."""
     try:
         import ipywidgets  # noqa: F401
 
@@ -72,7 +73,8 @@ def bar(*, total: int, desc: str = "dominosim", unit: str = "hand", show: bool,
         unit_scale: bool = True, file: Any = None, **options: Any) -> Any:
     """A progress bar over ``total`` units: a widget in Jupyter (ipywidgets installed) unless
     ``file`` is given, text on ``file`` (default standard error) otherwise; a bar that draws
-    nothing when not ``show``. ``options`` go to tqdm (``initial``, ``smoothing``...)."""
+    nothing when not ``show``. ``options`` go to tqdm (``initial``, ``smoothing``...).
+    """
     kind = _widget_class() if show and file is None and in_notebook() else None
     if kind is None:
         return text_tqdm(total=total, desc=desc, unit=unit, unit_scale=unit_scale,

@@ -65,6 +65,7 @@ def mix64(z: int) -> int:
 
 
 def check_seed(seed: int) -> int:
+    """``seed`` if it is an integer from 0 to 2**63 - 1, else the error."""
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < (1 << 63):
         raise ValueError(
             f"The value for `seed` must be an integer from 0 to 2**63 - 1, but {seed!r} was passed."
@@ -84,7 +85,8 @@ def match_hand_key(seed: int, match: int, k: int) -> int:
 
 def replay_key(key: int, replay: int) -> int:
     """The key of replay ``replay`` (1, 2, ...) of the hand keyed ``key``: the same deal, fresh
-    draws and choices."""
+    draws and choices.
+    """
     return mix64(key ^ (DOMAIN_REPLAY + replay))
 
 

@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 
 from . import sides
+from .checks import refuse
 from .tiles import n_tiles
 
 OPENINGS = ("highest_double", "any")
@@ -55,18 +56,13 @@ _PRESET_FIELDS: dict[str, dict[str, Any]] = {
 }
 
 
-def _refuse(field: str, allowed: str, value: Any) -> ValueError:
-    shown = " ".join(repr(value).split())  # one line, even for an array's repr
-    return ValueError(f"The value for `{field}` must be {allowed}, but {shown} was passed.")
-
-
 def _check_int(field: str, value: Any, low: int, high: int | None, allowed: str) -> int:
     """``value`` as a plain ``int``: Python and NumPy integers only (not bools, not floats)."""
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
-        raise _refuse(field, allowed, value)
+        raise refuse(field, allowed, value)
     value = int(value)
     if value < low or (high is not None and value > high):
-        raise _refuse(field, allowed, value)
+        raise refuse(field, allowed, value)
     return value
 
 
@@ -74,13 +70,13 @@ def _check_choice(field: str, value: Any, choices: tuple[str, ...]) -> str:
     # Compared as a plain str: an array or other object must not reach ``in`` (its truth value
     # may be ambiguous or its equality lenient).
     if not isinstance(value, str) or value not in choices:
-        raise _refuse(field, "one of " + ", ".join(repr(c) for c in choices), value)
+        raise refuse(field, "one of " + ", ".join(repr(c) for c in choices), value)
     return str(value)
 
 
 def _check_bool(field: str, value: Any) -> bool:
     if not isinstance(value, (bool, np.bool_)):
-        raise _refuse(field, "True or False", value)
+        raise refuse(field, "True or False", value)
     return bool(value)
 
 
@@ -150,6 +146,7 @@ class Rules:
     target: int = 100
 
     def __post_init__(self) -> None:
+        """Validate every field (the one-sentence error of the first bad one)."""
         self._store("max_pip", _check_int("max_pip", self.max_pip, 1, 15, "an integer from 1 to 15"))
         self._store("players", _check_int("players", self.players, 2, 10, "an integer from 2 to 10"))
         size = n_tiles(self.max_pip)
@@ -159,12 +156,12 @@ class Rules:
                    f"dealt to {self.players} players)"))
         self._store("partnerships", _check_bool("partnerships", self.partnerships))
         if self.partnerships and self.players not in (4, 6, 8, 10):
-            raise _refuse("partnerships", "False, or True only with 4, 6, 8 or 10 players "
+            raise refuse("partnerships", "False, or True only with 4, 6, 8 or 10 players "
                           f"(there are {self.players})", self.partnerships)
         self._store("opening", _check_choice("opening", self.opening, OPENINGS))
         if self.opening == "highest_double":
             if self.leader is not None:
-                raise _refuse("leader", "None with opening='highest_double' (the holder of the "
+                raise refuse("leader", "None with opening='highest_double' (the holder of the "
                               "highest double leads)", self.leader)
         else:
             if self.leader is None:
@@ -180,20 +177,20 @@ class Rules:
             else f"an integer from 0 to the boneyard size, {self.boneyard_size}"))
         self._store("opening_arms", _check_int("opening_arms", self.opening_arms, 2, 4, "2 or 4"))
         if self.opening_arms == 3:
-            raise _refuse("opening_arms", "2 or 4", self.opening_arms)
+            raise refuse("opening_arms", "2 or 4", self.opening_arms)
         self._store("fill_opening_first", _check_bool("fill_opening_first", self.fill_opening_first))
         if self.opening == "any" and (self.opening_arms == 4 or self.fill_opening_first):
             field = "opening_arms" if self.opening_arms == 4 else "fill_opening_first"
-            raise _refuse(field, "2 arms without fill first when opening='any' (a cross needs a "
+            raise refuse(field, "2 arms without fill first when opening='any' (a cross needs a "
                           "double at its centre)", getattr(self, field))
         self._store("doubles_branch", _check_bool("doubles_branch", self.doubles_branch))
         self._store("end", _check_choice("end", self.end, ENDS))
         if self.end == "team_out" and not self.partnerships:
-            raise _refuse("end", "'out' without partnerships ('team_out' needs partnerships)",
+            raise refuse("end", "'out' without partnerships ('team_out' needs partnerships)",
                           self.end)
         self._store("scoring", _check_choice("scoring", self.scoring, SCORINGS))
         if self.scoring == "balance" and self.partnerships:
-            raise _refuse("scoring", "'game' or 'spots' with partnerships ('balance' is for "
+            raise refuse("scoring", "'game' or 'spots' with partnerships ('balance' is for "
                           "individual play)", self.scoring)
         self._store("target", _check_int("target", self.target, 1, None, "an integer of 1 or more"))
 
@@ -215,12 +212,14 @@ class Rules:
     @property
     def n_sides(self) -> int:
         """Sides: teams of two with partnerships, single seats otherwise (see
-        :mod:`dominosim.sides`)."""
+        :mod:`dominosim.sides`).
+        """
         return sides.n_sides(self.players, self.partnerships)
 
     def side_of(self, seat: Any) -> Any:
         """The side of ``seat`` (or of a numpy array of seats): ``seat mod players/2`` with
-        partnerships, the seat otherwise."""
+        partnerships, the seat otherwise.
+        """
         return sides.side_of(self.players, self.partnerships, seat)
 
     def seats_of(self, side: int) -> tuple[int, ...]:
@@ -246,8 +245,14 @@ class Rules:
 
     @property
     def can_draw(self) -> bool:
-        """Whether a seat that cannot play takes tiles from the boneyard."""
-        return self.draw != "none"
+        """Whether a seat that cannot play takes tiles from the boneyard (the turn's rule is
+        :func:`dominosim.reference.game.may_draw`).
+        """
+        if self.draw == "none":
+            return False
+        if self.draw in ("until_playable", "one"):
+            return True
+        raise refuse("draw", "one of " + ", ".join(map(repr, DRAWS)), self.draw)
 
     def replace(self, **changes: Any) -> Rules:
         """A copy with some fields changed, validated again.
@@ -279,6 +284,7 @@ class Rules:
             diff = {k: v for k, v in self.to_dict().items() if k != "players" and v != base[k]}
             if best is None or len(diff) < len(best[1]):
                 best = (name, diff)
+        assert best is not None  # PRESETS is not empty
         return best
 
     def __repr__(self) -> str:
@@ -299,7 +305,8 @@ class Rules:
         line = (f"preset {name!r}, {self.players} players{changed}: double-{self.max_pip} set "
                 f"of {self.n_tiles} tiles, {self.hand_size} each, {self.boneyard_size} "
                 f"sleeping, {self.n_sides} sides")
-        rows = [(k, v, "changed" if k in diff else "") for k, v in self.to_dict().items()]
+        rows: list[tuple[str, Any, str]] = [(k, v, "changed" if k in diff else "")
+                                            for k, v in self.to_dict().items()]
         return card("Rules", line, fields(rows, ("field", "value", f"vs {name!r}")))
 
     # ------------------------------------------------------------------ presets

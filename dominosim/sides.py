@@ -32,7 +32,8 @@ def n_sides(players: int, partnerships: bool) -> int:
 
 def side_of(players: int, partnerships: bool, seat: Any) -> Any:
     """The side of ``seat`` (an int or a numpy array of seats): ``seat mod players/2`` with
-    partnerships, the seat itself otherwise."""
+    partnerships, the seat itself otherwise.
+    """
     return seat % (players // 2) if partnerships else seat
 
 
@@ -58,5 +59,6 @@ def relative_side(players: int, partnerships: bool, side: Any, seat: Any) -> Any
 
 def left_of(players: int, seat: int) -> int:
     """The seat to the left of ``seat``: the next one in the circle (turn order before any seat
-    that is out is skipped, see :func:`dominosim.reference.game.next_seat`)."""
+    that is out is skipped, see :func:`dominosim.reference.game.next_seat`).
+    """
     return (seat + 1) % players

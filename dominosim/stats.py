@@ -21,7 +21,8 @@ from .sides import n_sides, seats_of
 
 def z_value(confidence: float) -> float:
     """The two-sided normal quantile of ``confidence``: ``mean -+ z se`` covers ``confidence``
-    of a normal estimate (1.959964 for 0.95)."""
+    of a normal estimate (1.959964 for 0.95).
+    """
     return NormalDist().inv_cdf(0.5 + confidence / 2)
 
 
@@ -31,7 +32,8 @@ Z95 = z_value(0.95)
 
 def pips_by_side(rows: Any, players: int, partnerships: bool) -> np.ndarray:
     """The pips left on each side, hand by hand, from the ``pips_<s>`` columns of hand records
-    (a team counts both partners' tiles). Shape ``(hands, sides)``."""
+    (a team counts both partners' tiles). Shape ``(hands, sides)``.
+    """
     return np.stack([sum(rows[f"pips_{s}"].to_numpy().astype(np.int64)
                          for s in seats_of(players, partnerships, side))
                      for side in range(n_sides(players, partnerships))], axis=1)

@@ -67,9 +67,11 @@ class Summary:
         return int(self.sums[0])
 
     def __getitem__(self, name: str) -> float:
+        """The sum named ``name`` (a field of :func:`~dominosim.summary.summary_fields`)."""
         return float(self.sums[summary_fields(self.rules.players).index(name)])
 
     def __add__(self, other: Summary) -> Summary:
+        """The sums of both (of the same rules)."""
         if other.rules != self.rules:
             raise ValueError("Summaries of different rules cannot be added.")
         return Summary(self.rules, self.sums + other.sums)
@@ -99,7 +101,8 @@ class Summary:
 
     def mean(self, name: str) -> tuple[float, float]:
         """Mean per hand of ``redeals``, ``points``, ``plays``, ``knocks``, ``draws`` or
-        ``stitch_ups``, with its standard error."""
+        ``stitch_ups``, with its standard error.
+        """
         return self._mean_se(self[name], self[f"{name}_sq"])
 
     def _mean_se(self, total: float, total_sq: float) -> tuple[float, float]:
@@ -136,7 +139,8 @@ class Summary:
     @classmethod
     def from_frame(cls, rules: Rules, df: pd.DataFrame) -> Summary:
         """The sums of a DataFrame of hand records (an independent computation of what the
-        compiled engine accumulates)."""
+        compiled engine accumulates).
+        """
         p = rules.players
         win = df["winning_side"].to_numpy().astype(np.int64)
         pts = df["points"].to_numpy().astype(np.float64)

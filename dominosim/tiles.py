@@ -82,8 +82,20 @@ def other_suit(tile: tuple[int, int], suit: int) -> int:
     return tile[1] if tile[0] == suit else tile[0]
 
 
+HIDDEN = (-1, -1)
+"""A tile nobody saw: a hand's or the boneyard's unknown tile in a typed-in game
+(:mod:`dominosim.reference.handfile`), or another seat's tile on the table a seat is shown."""
+
+
 def label(tile: tuple[int, int]) -> str:
-    """A tile written the way players say it, high end first: ``(2, 5)`` is ``'5-2'``."""
+    """A tile written the way players say it, high end first: ``(2, 5)`` is ``'5-2'``; a
+    :data:`HIDDEN` tile is ``'?'``.
+
+    >>> label((2, 5)), label(HIDDEN)
+    ('5-2', '?')
+    """
+    if tile == HIDDEN:
+        return "?"
     return f"{tile[1]}-{tile[0]}"
 
 

@@ -22,6 +22,7 @@ from dominosim.fast.search import worlds as fw
 from dominosim.fast.search.solve import WIN_UNIT
 from dominosim.reference.hand import play_hand
 from dominosim.strategies import view_of
+from dominosim.strategies.registry import METHODS
 from dominosim.strategies.search import SearchStrategy, position_board, table_states
 from dominosim.tiles import tile_id, tile_of
 
@@ -100,15 +101,19 @@ def _epimc_choice(worlds, me, moves):
     return totals.index(max(totals)), totals
 
 
-def _worlds(state, view, budget, seed):
-    """The compiled decision's arrays and its ``budget`` worlds as reference game states."""
+def _worlds(state, view, moves, budget, seed):
+    """The compiled decision (its arrays) and its ``budget`` worlds as reference game states."""
     rules, me = view.rules, view.seat
     ss = fw.make_search_scratch(rules.n_tiles, rules.players, max_events(rules), 1,
                                 table_states(rules), 12)
-    pub = np.zeros((max_events(rules), 4), dtype=np.int64)
+    pub = np.zeros((max_events(rules), fb.PUB_COLS), dtype=np.int64)
     board, n_pub = position_board(view, pub)
     core, rp = Shape.searching(rules), rule_params(rules)
-    assert fw.set_root(rp, me, board, pub, n_pub, False, ss, seed) > 0
+    arr = np.zeros((2, 2 * rules.n_tiles), dtype=np.int64)
+    arr[0, :len(moves)] = [tile_id(m.tile) for m in moves]
+    arr[1, :len(moves)] = [m.suit for m in moves]
+    dec = fw.Decision(me, len(moves), arr, board, pub, n_pub)
+    assert fw.set_root(rp, dec, False, ss, seed) > 0
     worlds = []
     for k in range(budget):
         fp.sample_world(core, rp, me, board, ss, seed, k)
@@ -118,7 +123,7 @@ def _worlds(state, view, budget, seed):
         at = ss.stack.at[0]
         world.boneyard = [tile_of(int(x)) for x in ss.stack.bone[at[fb.BONE_POS]:at[fb.BONE_END]]]
         worlds.append(world)
-    return core, rp, board, ss, worlds
+    return core, rp, dec, ss, worlds
 
 
 @pytest.mark.parametrize("rules", [
@@ -141,12 +146,10 @@ def test_epimc_chooses_as_an_independent_implementation(rules):
             if state.to_move != me or len(moves) < 2:
                 continue
             view = view_of(state, me)
-            core, rp, board, ss, worlds = _worlds(state, view, 6, np.uint64(seed * 100 + k))
-            arr = np.zeros((2, 2 * rules.n_tiles), dtype=np.int64)
-            arr[0, :len(moves)] = [tile_id(m.tile) for m in moves]
-            arr[1, :len(moves)] = [m.suit for m in moves]
-            got = fe.epimc_decide(ss.stack, core, rp, me, 6, len(moves), arr, board, ss,
-                                  np.uint64(seed * 100 + k))
+            core, rp, dec, ss, worlds = _worlds(state, view, moves, 6,
+                                                np.uint64(seed * 100 + k))
+            budget = fw.Budget(METHODS.index("epimc"), False, 6)
+            got = fe.epimc_decide(ss.stack, core, rp, budget, dec, ss, np.uint64(seed * 100 + k))
             want, _ = _epimc_choice(worlds, me, moves)
             assert got == want
             checked += 1

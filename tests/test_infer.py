@@ -117,12 +117,14 @@ def _scratch(view, lineup, candidates):
     rules = view.rules
     ss = fw.make_search_scratch(rules.n_tiles, rules.players, max_events(rules), 1,
                                 table_states(rules))
-    pub = np.zeros((max_events(rules), 4), dtype=np.int64)
+    pub = np.zeros((max_events(rules), fb.PUB_COLS), dtype=np.int64)
     board, n_pub = position_board(view, pub)
     codes = np.array([STRATEGY_CODES[s].code for s in lineup], dtype=np.int64)
     fi.set_models(codes, view.seat, candidates, ss.infer)
     rp = rule_params(rules)
-    assert fw.set_root(rp, view.seat, board, pub, n_pub, False, ss, np.uint64(7)) > 0
+    moves = np.zeros((2, 2 * rules.n_tiles), dtype=np.int64)
+    dec = fw.Decision(view.seat, 0, moves, board, pub, n_pub)
+    assert fw.set_root(rp, dec, False, ss, np.uint64(7)) > 0
     return Shape.searching(rules), rp, board, ss
 
 

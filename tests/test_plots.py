@@ -197,3 +197,65 @@ def test_layout_draws_a_face_per_tile_and_a_seat_legend():
 def test_layout_refuses_a_frame():
     with pytest.raises(ValueError, match=r"`log` must be a HandLog \(from dominosim.replay\)"):
         plots.layout(pd.DataFrame())
+
+
+# ------------------------------------------------------------------------- keyword arguments
+def test_bar_charts_pass_keywords_to_every_bar_over_the_defaults(hands):
+    ax = plots.win_rates(analysis.win_rates(hands, by="seat", rules=BLOCK3), alpha=0.4,
+                         hatch="//", color="#123456")
+    assert len(ax.patches) == 3
+    assert all(p.get_alpha() == 0.4 and p.get_hatch() == "//" for p in ax.patches)
+    assert all(matplotlib.colors.to_hex(p.get_facecolor()) == "#123456" for p in ax.patches)
+    seats = plots.stitch_ups(analysis.stitch_ups(hands, per="seat", rules=BLOCK3), width=0.3)
+    assert [p.get_width() for p in seats.patches] == pytest.approx([0.3] * 3)
+
+
+def test_opener_advantage_passes_keywords_to_its_points():
+    t = pd.DataFrame({"variant": ["block", "draw"], "advantage": [0.1, 0.2],
+                      "ci_low": [0.0, 0.1], "ci_high": [0.2, 0.3]})
+    ax = plots.opener_advantage(t, x="variant", markersize=11, fmt="s")
+    marks = [line for line in ax.get_lines() if line.get_marker() == "s"]
+    assert len(marks) == 1 and marks[0].get_markersize() == 11
+    assert marks[0].get_ydata().tolist() == [0.1, 0.2]
+
+
+def test_line_charts_pass_keywords_to_their_lines():
+    turns = pd.DataFrame({"game": ["block"] * 2 + ["draw"] * 2, "turn": [0, 1] * 2,
+                          "entropy_bits": np.arange(4.0), "tiles_unknown": np.arange(4)})
+    ax = plots.uncertainty(analysis.uncertainty_profile(turns, groups=["game"]), linewidth=3.5,
+                           marker="x")
+    assert [(line.get_linewidth(), line.get_marker()) for line in ax.get_lines()] == \
+        [(3.5, "x")] * 2
+    c = analysis.match_curve(pd.DataFrame({"winning_side": [0, 1, 1], "points": [3, 2, 1]}),
+                             target=10, players=2, opponent_scores=[0, 5])
+    curve = plots.match_curve(c, linestyle="--")
+    drawn = [line for line in curve.get_lines() if line.get_label().endswith("points")]
+    assert len(drawn) == 2 and all(line.get_linestyle() == "--" for line in drawn)
+
+
+def test_points_and_tournament_pass_keywords_to_their_artists(hands):
+    ax = plots.points(analysis.points_distribution(hands, rules=BLOCK3), color="black",
+                      linewidth=0.5)
+    assert all(line.get_linewidth() == 0.5 and line.get_color() == "black"
+               for line in ax.get_lines())
+    m = pd.DataFrame([[np.nan, 0.6], [0.4, np.nan]], index=["a", "b"], columns=["a", "b"])
+    heat = plots.tournament(m, cmap="viridis", vmin=0.25)
+    assert heat.images[0].get_cmap().name == "viridis"
+    assert heat.images[0].get_clim() == (0.25, 1)
+
+
+def test_layout_and_position_pass_keywords_to_every_tile():
+    log = ds.replay(ds.Rules.preset("block", players=2), "random", seed=3, hand=0)
+    tiles = sum(e.kind == "play" for e in log.events)
+    ax = plots.layout(log, linewidth=2.5, edgecolor="red")
+    boxes = [p for p in ax.patches if p.get_linewidth() == 2.5]
+    assert len(boxes) == tiles
+    assert all(matplotlib.colors.to_hex(p.get_edgecolor()) == "#ff0000" for p in boxes)
+    seen = plots.position(log.position(len(log.events)), seat=0, alpha=0.3)
+    assert sum(p.get_alpha() == 0.3 for p in seen.patches) == tiles
+
+
+def test_plot_options_after_the_table_are_keywords_only():
+    log = ds.replay(ds.Rules.preset("block", players=2), "random", seed=3, hand=0)
+    with pytest.raises(TypeError):
+        plots.position(log.position(2), 0)

@@ -20,7 +20,7 @@ ROOT = Path(__file__).resolve().parents[1]
 # Written in two parts so that this file does not cite them itself.
 OUTSIDE = ("../" + "shared", "/" + "work/")
 _UNTRACKED = {".git", "results", "__pycache__", ".pytest_cache", ".hypothesis", ".ruff_cache",
-              ".ipynb_checkpoints", "build", "dist"}
+              ".mypy_cache", ".ipynb_checkpoints", "build", "dist"}
 
 
 def _tracked_files() -> list[Path]:

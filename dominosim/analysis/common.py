@@ -83,6 +83,7 @@ class Facts:
 
     @property
     def n_sides(self) -> int:
+        """Sides at the table."""
         return sides.n_sides(self.players, self.partnerships)
 
     def side_of(self, seat: Any) -> Any:
@@ -90,6 +91,7 @@ class Facts:
         return sides.side_of(self.players, self.partnerships, seat)
 
     def seats_of(self, side: int) -> tuple[int, ...]:
+        """The seats of side ``side``."""
         return sides.seats_of(self.players, self.partnerships, side)
 
 
@@ -114,7 +116,7 @@ def _facts_of_frame(df: pd.DataFrame, rules: Rules | None) -> Facts:
     if "players" not in df.columns or "partnerships" not in df.columns:
         raise refuse("rules", "a dominosim.Rules when the records have no `players` and "
                      "`partnerships` columns", rules)
-    values = {}
+    values: dict[str, Any] = {}
     for col in ("players", "partnerships", "target"):
         if col in df.columns:
             found = pd.unique(df[col])
@@ -137,9 +139,18 @@ class Source:
 
     @property
     def n_hands(self) -> int:
-        return len(self.rows) if self.rows is not None else self.summary.n_hands
+        """Hands in the records (rows, or the summary's count)."""
+        return len(self.rows) if self.rows is not None else self.totals.n_hands
+
+    @property
+    def totals(self) -> Summary:
+        """The summary of a source that holds one (the analyses read it when there are no rows)."""
+        if self.summary is None:
+            raise RuntimeError("This source holds hand records, not their summary.")
+        return self.summary
 
     def need_rows(self, what: str) -> pd.DataFrame:
+        """The rows, or the error saying that ``what`` needs one row per hand."""
         if self.rows is None:
             raise refuse("data", f"a DataFrame of hand records for {what} (a Summary holds only "
                          "sums)", self.summary)
@@ -159,7 +170,8 @@ def _as_list(groups: Any) -> list[str]:
 def sources(data: Any, groups: Any = None,
             rules: Rules | None = None) -> Iterator[tuple[dict[str, Any], Source]]:
     """The groups of ``data`` as ``(labels, Source)``: one per value of the ``groups`` columns of a
-    DataFrame, one per entry of a dict (labelled ``variant``), or the whole of it."""
+    DataFrame, one per entry of a dict (labelled ``variant``), or the whole of it.
+    """
     if rules is not None and not isinstance(rules, Rules):
         raise refuse("rules", "a dominosim.Rules or None", rules)
     if isinstance(data, Summary):
@@ -199,7 +211,8 @@ def collect(rows: list[dict[str, Any]], columns: list[str]) -> pd.DataFrame:
 def side_scores(rows: pd.DataFrame, facts: Facts) -> np.ndarray:
     """Per hand and side: 1 for a win, 0 for a loss, a tie shared equally by the tied sides (those
     with the fewest pips), so every hand's scores add up to 1 (:func:`dominosim.stats.side_shares`).
-    Shape ``(hands, sides)``."""
+    Shape ``(hands, sides)``.
+    """
     return side_shares(rows, facts.players, facts.partnerships)
 
 

@@ -73,7 +73,8 @@ def _facts(data: Any, players: Any) -> dict[str, Any]:
 class _Hands:
     """The hand-level distribution of one group: ``pi`` (the side of a scoring hand) and ``f``
     (``f[j, x]``: the probability that side ``j``'s scoring hand is worth ``x`` points), from
-    ``counts[j, x]`` (scoring hands of side ``j`` worth ``x``) and the hands that score nothing."""
+    ``counts[j, x]`` (scoring hands of side ``j`` worth ``x``) and the hands that score nothing.
+    """
 
     def __init__(self, counts: np.ndarray, idle: float) -> None:
         total = counts.sum()
@@ -106,7 +107,8 @@ class _Hands:
 
     def resamples(self, n_boot: int, seed: int) -> list[_Hands]:
         """``n_boot`` bootstrap copies: as many hands drawn with replacement from these (a
-        multinomial draw over the outcomes), from a counter-based generator keyed by ``seed``."""
+        multinomial draw over the outcomes), from a counter-based generator keyed by ``seed``.
+        """
         gen = np.random.Generator(np.random.Philox(key=mix64(seed ^ DOMAIN_MATCH_BOOTSTRAP)))
         flat = np.append(self.counts.ravel(), self.idle)
         draws = gen.multinomial(self.n_hands, flat / flat.sum(), size=n_boot)
@@ -116,7 +118,8 @@ class _Hands:
     def short(self, j: int, need: int) -> np.ndarray:
         """``P(N_j > n)`` for ``n = 0 .. need``: side ``j`` still short of ``need`` points after
         ``n`` of its scoring hands (0 from ``n = need`` on, as every scoring hand adds one or
-        more)."""
+        more).
+        """
         key = (j, need)
         if key not in self._short:
             g = np.zeros(need)
@@ -131,7 +134,8 @@ class _Hands:
 
 def _binomial(p: float, size: int, cache: dict[float, np.ndarray]) -> np.ndarray:
     """``T[m, a] = Binom(a; m, p)`` for ``m, a < size`` (log-gamma, exact to rounding), cached by
-    ``p``: every merge and sum of the chain reads it."""
+    ``p``: every merge and sum of the chain reads it.
+    """
     table = cache.get(p)
     if table is None or len(table) < size:
         from scipy.special import gammaln
@@ -152,7 +156,8 @@ def _binomial(p: float, size: int, cache: dict[float, np.ndarray]) -> np.ndarray
 def _merge(h1: np.ndarray, r1: float, h2: np.ndarray, r2: float,
            cache: dict[float, np.ndarray]) -> np.ndarray:
     """Two sides' 'still short' curves merged: ``H(m)``, the probability that both are still short
-    after ``m`` scoring hands shared between them at rates ``r1 : r2`` (binomially)."""
+    after ``m`` scoring hands shared between them at rates ``r1 : r2`` (binomially).
+    """
     l1, l2 = len(h1), len(h2)
     table = _binomial(r1 / (r1 + r2), l1 + l2, cache)
     m = np.arange(l1 + l2 - 1)[:, None]
@@ -302,7 +307,8 @@ def _with(data: Any, extra: dict[str, Any]) -> Any:
 
 def _two_side_grid(hands: _Hands, target: int, side: int) -> tuple[np.ndarray, np.ndarray]:
     """Backward induction on the grid: ``V[a, b]`` = P(``side`` wins | its score a, the other's b)
-    and ``E[a, b]`` the expected scoring hands to the end."""
+    and ``E[a, b]`` the expected scoring hands to the end.
+    """
     from scipy.linalg import solve_triangular
 
     t = target

@@ -53,7 +53,7 @@ _WIN_COLUMNS = ["hands", "wins", "ties", "win_rate", "ci_low", "ci_high", "score
 def _lineup_labels(lineup: Any, facts: Facts) -> list[str]:
     """The strategy label of every side: its seats' names, joined by '+' when partners differ."""
     if isinstance(lineup, str):
-        names = [lineup] * facts.players
+        names: list[Any] = [lineup] * facts.players
     elif isinstance(lineup, Mapping):
         names = [lineup.get(s) for s in range(facts.players)]
     elif isinstance(lineup, Sequence):
@@ -83,7 +83,7 @@ def _side_tallies(src: Source, relative: bool) -> tuple[np.ndarray, np.ndarray]:
             winner = np.where(winner >= 0, (winner - shift) % k, -1)
         wins = np.array([(winner == j).sum() for j in range(k)], dtype=float)
         return wins, scores.sum(axis=0) - wins
-    s = src.summary
+    s = src.totals
     prefix = "rel" if relative else "side"
     wins = np.array([s[f"{prefix}_wins_{j}"] for j in range(k)])
     # with two sides every tie is shared by both; with more, the tied sides are not summed
@@ -194,7 +194,7 @@ def _opener_moments(src: Source) -> dict[str, float]:
         y = pts * (opened - 1 / k)
         return {"p_open": opened.mean(), "p_tie": tie.mean(), "y": y.mean(),
                 "y_sq": (y * y).mean()}
-    s = src.summary
+    s = src.totals
     # y = points * (1{opener's side won} - 1/k): y^2 = points^2 (1{..} (1 - 2/k) + 1/k^2)
     return {"p_open": s["opener_side_wins"] / n, "p_tie": s["ties"] / n,
             "y": (s["rel_points_0"] - s["points"] / k) / n,
@@ -301,7 +301,7 @@ def outcome_rates(data: Any, *, groups: Any = None, rules: Rules | None = None,
             blocked = float((src.rows["end"] == "blocked").sum())
             ties = float((src.rows["winning_side"] < 0).sum())
         else:
-            blocked, ties = src.summary["blocked"], src.summary["ties"]
+            blocked, ties = src.totals["blocked"], src.totals["ties"]
         for outcome, count in (("out", n - blocked), ("blocked", blocked), ("tie", ties)):
             rows.append({**labels, "outcome": outcome, "hands": n, "count": count})
     out = collect(rows, ["outcome", "hands", "count", "rate", "ci_low", "ci_high"])
@@ -364,7 +364,7 @@ def per_hand(data: Any, *, columns: Any = ("points", "plays", "knocks", "draws")
             else:
                 if c == "boneyard_left":
                     src.need_rows("boneyard_left")
-                mean, se = src.summary.mean(c)
+                mean, se = src.totals.mean(c)
                 row.update(mean=mean, sd=se * math.sqrt(src.n_hands), se=se)
             rows.append(row)
     out = collect(rows, ["quantity", "hands", "mean", "sd", "se", "ci_low", "ci_high", "min",
@@ -486,14 +486,14 @@ def stitch_ups(data: Any, *, per: str = "hand", groups: Any = None,
                 if src.rows is not None:
                     mean, _, se = mean_se(src.rows[f"stitch_ups_{seat}"].to_numpy().astype(float))
                 else:
-                    mean, se = src.summary[f"seat_stitch_ups_{seat}"] / n, math.nan
+                    mean, se = src.totals[f"seat_stitch_ups_{seat}"] / n, math.nan
                 rows.append({**base, "seat": seat, "rate": mean, "se": se})
         elif per == "play":
             if src.rows is not None:
                 rate, se = _ratio_se(src.rows["stitch_ups"].to_numpy().astype(float),
                                      src.rows["plays"].to_numpy().astype(float) - 1)
             else:
-                s = src.summary
+                s = src.totals
                 rate, se = s["stitch_ups"] / (s["plays"] - n), math.nan
             rows.append({**base, "rate": rate, "se": se})
         else:
@@ -505,7 +505,7 @@ def stitch_ups(data: Any, *, per: str = "hand", groups: Any = None,
                 row["p_any"] = hits / n if n else math.nan
                 row["p_ci_low"], row["p_ci_high"] = wilson_interval(hits, n, confidence)
             else:
-                row["rate"], row["se"] = src.summary.mean("stitch_ups")
+                row["rate"], row["se"] = src.totals.mean("stitch_ups")
             rows.append(row)
     head = ["per", "seat"] if per == "seat" else ["per"]
     out = collect(rows, head + ["hands", "rate", "se", "ci_low", "ci_high", "p_any", "p_ci_low",

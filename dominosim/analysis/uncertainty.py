@@ -94,7 +94,8 @@ def uncertainty_profile(data: pd.DataFrame, *, x: str = "turn", bins: int = 10,
 def _share(a: np.ndarray, b: np.ndarray, w: np.ndarray, n_deals: np.ndarray, r: int,
            k: int) -> np.ndarray:
     """The deal's share of the variance from sums over deals: ``a`` of squared group means, ``b``
-    of group means (per side), ``w`` of within-group squares; arrays over leave-one-out cases."""
+    of group means (per side), ``w`` of within-group squares; arrays over leave-one-out cases.
+    """
     ssb = r * (a - (b**2 / n_deals[:, None])).sum(axis=1)
     msb = ssb / (k * (n_deals - 1))
     msw = w / (k * n_deals * (r - 1))

@@ -1,12 +1,12 @@
-"""The entry points of a batch sweep: :func:`run_sweep` and :func:`dry_run`.
+r"""The entry points of a batch sweep: :func:`run_sweep` and :func:`dry_run`.
 
 Examples
 --------
 >>> import tempfile
 >>> from pathlib import Path
 >>> from dominosim.batch import parse_sweep
->>> sweep = parse_sweep('hands = 300\\nchunk_size = 100\\n[rules]\\npreset = "draw"\\n'
-...                     '[grid]\\nplayers = [2, 4]\\n')
+>>> sweep = parse_sweep('hands = 300\nchunk_size = 100\n[rules]\npreset = "draw"\n'
+...                     '[grid]\nplayers = [2, 4]\n')
 >>> out = Path(tempfile.mkdtemp()) / "out"
 >>> first = run_sweep(sweep, out, quiet=True)
 >>> first.chunks_played, first.summary["hands"].tolist()
@@ -39,9 +39,19 @@ from .output import (
     table_bytes,
     versions,
 )
-from .run import Progress, Task, encode, play, play_and_encode, run_dask, run_local, tasks_of
+from .run import (
+    Progress,
+    Task,
+    encode,
+    play,
+    play_and_encode,
+    run_dask,
+    run_local,
+    task_of,
+    tasks_of,
+)
 from .store import Store, write_atomic
-from .sweep import Sweep
+from .sweep import Chunk, Sweep
 
 
 @dataclass
@@ -90,7 +100,8 @@ def check_jobs(jobs: Any) -> int | None:
 def check_run(sweep: Sweep, out: str | Path | None = None, *, jobs: int | None = None,
               fresh: bool = False, client: Any = None) -> tuple[Store, bool]:
     """Refuse what :func:`run_sweep` would refuse (``ValueError``), writing nothing; returns the
-    output folder's :class:`~dominosim.batch.store.Store` and whether the run starts afresh."""
+    output folder's :class:`~dominosim.batch.store.Store` and whether the run starts afresh.
+    """
     check_jobs(jobs)
     if jobs is not None and client is not None:
         raise ValueError("The value for `--jobs` must be left out with a Dask cluster (its "
@@ -150,8 +161,8 @@ def _run(sweep: Sweep, store: Store, fresh: bool, jobs: int | None, client: Any,
          stream: TextIO | None, play_fn) -> SweepResult:
     plan, engine = sweep.plan(), engine_version()
     started, clock = datetime.datetime.now(datetime.UTC), time.perf_counter()
-    done = store.prepare(fresh=fresh)
-    done = {key for key, entry in done.items() if _matches(sweep, key, entry)}
+    finished = store.prepare(fresh=fresh)
+    done = {key for key, entry in finished.items() if _matches(sweep, key, entry)}
     runs = [] if fresh or not store.metadata_path.exists() else store.read_metadata()["runs"]
     run = {"started": started.isoformat(timespec="seconds"), "finished": None,
            "runner": "dask" if client is not None else "local",
@@ -228,13 +239,13 @@ def _metadata(sweep: Sweep, plan: dict, engine: dict, runs: list[dict]) -> dict:
 
 def dry_run(sweep: Sweep, out: str | Path | None = None, *, jobs: int | None = None,
             sample: int = 20_000) -> str:
-    """What :func:`run_sweep` would do, as text: cells, chunks, hands (those already finished in
+    r"""What :func:`run_sweep` would do, as text: cells, chunks, hands (those already finished in
     ``out`` left out) and an estimated time from playing up to ``sample`` hands of every cell on
     this machine's ``jobs`` cores (fewer where they take over half a second: search strategies).
     Writes nothing.
 
     >>> from dominosim.batch import parse_sweep
-    >>> text = dry_run(parse_sweep('hands = 5_000\\n[rules]\\npreset = "draw"\\n'), sample=500)
+    >>> text = dry_run(parse_sweep('hands = 5_000\n[rules]\npreset = "draw"\n'), sample=500)
     >>> print(text.splitlines()[0])
     Sweep 'sweep': 1 cells x 5,000 hands = 5,000 hands, seed 0, keep 'summary', chunks of 5,000.
     """
@@ -246,9 +257,9 @@ def dry_run(sweep: Sweep, out: str | Path | None = None, *, jobs: int | None = N
     per_cell = sweep.chunks_per_cell
     last = sweep.hands - (per_cell - 1) * sweep.chunk_size
     left = {c.index: [per_cell, sweep.hands] for c in sweep.cells}
-    for cell, index in done:
-        left[cell][0] -= 1
-        left[cell][1] -= last if index == per_cell - 1 else sweep.chunk_size
+    for done_cell, index in done:
+        left[done_cell][0] -= 1
+        left[done_cell][1] -= last if index == per_cell - 1 else sweep.chunk_size
     lines = [f"Sweep {sweep.name!r}: {len(sweep.cells)} cells x {sweep.hands:,} hands = "
              f"{sweep.total_hands:,} hands, seed {sweep.seed}, keep {sweep.keep!r}, "
              f"chunks of {sweep.chunk_size:,}.",
@@ -263,8 +274,9 @@ def dry_run(sweep: Sweep, out: str | Path | None = None, *, jobs: int | None = N
         if chunks:
             index = next(j for j in range(per_cell) if (cell.index, j) not in done)
             start = index * sweep.chunk_size
-            first = Task(cell.index, index, start, min(sweep.chunk_size, sweep.hands - start),
-                         cell.rules, cell.lineup, sweep.seed, sweep.keep, forms[cell.index])
+            first = task_of(sweep, Chunk(cell.index, index, start,
+                                         min(sweep.chunk_size, sweep.hands - start)),
+                            forms[cell.index])
             seconds = _estimate(first, sample, jobs) * hands
         total += seconds
         rows.append({"cell": cell.index, "rules, players, line-up": cell.label,
@@ -286,7 +298,8 @@ cell of searches (``"mc:200"``) is timed on a few hundred hands, not on thousand
 
 def _estimate(task: Task, sample: int, jobs: int | None) -> float:
     """Seconds per hand of a task's cell, from a sample played now: 16 hands, then as many as
-    :data:`ESTIMATE_SECONDS` should take by that pace, up to ``sample``."""
+    :data:`ESTIMATE_SECONDS` should take by that pace, up to ``sample``.
+    """
     play(dataclasses.replace(task, index=0, start=0, n=1), jobs)
     n = min(sample, task.n, 16)
     while True:

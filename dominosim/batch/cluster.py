@@ -20,7 +20,8 @@ HOST = "127.0.0.1"
 
 class _NoHTTP:
     """Mixin for a dask server node: its HTTP server is created (the node expects one) but does
-    not listen."""
+    not listen.
+    """
 
     def start_http_server(self, routes: Any, dashboard_address: Any, default_port: int = 0,
                           ssl_options: Any = None) -> None:

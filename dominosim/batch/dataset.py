@@ -1,4 +1,4 @@
-"""A sweep's Parquet files as one dataset: one schema for every cell, the cell's rules in every row.
+r"""A sweep's Parquet files as one dataset: one schema for every cell, the cell's rules in every row.
 
 Every chunk file of a sweep has the same columns, whatever the player count of its cell, so any
 Parquet reader takes a whole folder (``hands/``, ``sums/``) at once and keeps every column:
@@ -26,8 +26,8 @@ Examples
 >>> from pathlib import Path
 >>> import pyarrow.parquet as pq
 >>> from dominosim.batch import parse_sweep, run_sweep
->>> sweep = parse_sweep('hands = 30\\nkeep = "rows"\\n[rules]\\npreset = "block"\\n'
-...                     '[grid]\\nplayers = [2, 3]\\n')
+>>> sweep = parse_sweep('hands = 30\nkeep = "rows"\n[rules]\npreset = "block"\n'
+...                     '[grid]\nplayers = [2, 3]\n')
 >>> out = Path(tempfile.mkdtemp())
 >>> _ = run_sweep(sweep, out, quiet=True)
 >>> f = pq.ParquetFile(out / "hands" / "cell=0" / "chunk-000000.parquet")
@@ -90,7 +90,8 @@ class ChunkForm:
 
     def cell_columns(self, n: int) -> dict[str, pa.Array]:
         """The cell's columns for ``n`` rows (text as a one-word dictionary: cheap to build and
-        to store)."""
+        to store).
+        """
         columns = {}
         for name, value in self.values:
             kind = self.hands.field(name).type
@@ -110,7 +111,8 @@ class ChunkForm:
 
 def cell_values(cell, axis_names: list[str]) -> dict[str, Any]:
     """The cell's columns: :data:`CELL_COLUMNS`, then the swept rule options (``rule_end`` for
-    the rule ``end``, whose name is a record column)."""
+    the rule ``end``, whose name is a record column).
+    """
     values = {"preset": cell.preset, "players": cell.rules.players,
               "partnerships": cell.rules.partnerships, "strategies": cell.strategies_label,
               "lineup": ",".join(cell.lineup), "label": cell.label}
@@ -190,7 +192,8 @@ def chunk_forms(sweep, engine: dict, versions: dict) -> dict[int, ChunkForm]:
 def listed_files(root: str | Path, kind: str, cells: list[int] | None = None) -> list[Path]:
     """The ``kind`` files (``'hands'`` or ``'sums'``) of the chunks the manifest of ``root``
     lists, in cell and chunk order; every other Parquet file in that folder is named in a
-    warning and left out (a copy of a chunk, say, would otherwise count twice)."""
+    warning and left out (a copy of a chunk, say, would otherwise count twice).
+    """
     root = Path(root)
     listed = {}
     for (cell, chunk), entry in sorted(Store(root).listed().items()):
@@ -212,13 +215,13 @@ def listed_files(root: str | Path, kind: str, cells: list[int] | None = None) ->
 
 def read_chunks(root: str | Path, kind: str, cells: list[int] | None = None,
                 columns: list[str] | None = None) -> pa.Table:
-    """The ``kind`` files of the chunks the manifest lists as one table, with the ``cell``
+    r"""The ``kind`` files of the chunks the manifest lists as one table, with the ``cell``
     partition column (see :func:`listed_files`).
 
     >>> import tempfile
     >>> from dominosim.batch import parse_sweep, run_sweep
     >>> out = tempfile.mkdtemp()
-    >>> _ = run_sweep(parse_sweep('hands = 20\\n[rules]\\npreset = "draw"\\n'), out, quiet=True)
+    >>> _ = run_sweep(parse_sweep('hands = 20\n[rules]\npreset = "draw"\n'), out, quiet=True)
     >>> read_chunks(out, "sums", columns=["cell", "players", "hands"]).to_pylist()
     [{'cell': 0, 'players': 2, 'hands': 20.0}]
     """

@@ -214,7 +214,7 @@ def playable(lineup: tuple[str, ...]) -> list[Any]:
     >>> playable(("mc:20", "random"))
     ['mc:20', 'random']
     """
-    seats = []
+    seats: list[Any] = []
     for entry in lineup:
         if not _names_plugin(entry):
             seats.append(entry)

@@ -94,7 +94,8 @@ def encode_sums(sums: np.ndarray, players: int, form: ChunkForm, chunk: int, sta
     """One chunk's sums as a one-row Parquet table in the sweep's schema (``form.sums``): the
     cell's columns, ``chunk``, ``start``, then every field of
     :func:`~dominosim.summary.summary_fields` (``hands`` first) up to the sweep's largest
-    player count, empty beyond the cell's."""
+    player count, empty beyond the cell's.
+    """
     values = dict(zip(summary_fields(players), sums, strict=True))
     columns = form.cell_columns(1)
     columns.update(chunk=pa.array([chunk], pa.int32()), start=pa.array([start], pa.int64()))
@@ -109,7 +110,7 @@ def encode_sums(sums: np.ndarray, players: int, form: ChunkForm, chunk: int, sta
 
 # ---------------------------------------------------------------------------- reading back
 def read_sums(root: str | Path, cell: int, rules: Rules | None = None) -> Summary:
-    """The :class:`~dominosim.Summary` of ``cell``: the sums of the chunks the manifest of
+    r"""The :class:`~dominosim.Summary` of ``cell``: the sums of the chunks the manifest of
     ``root`` lists, added up in chunk order (a stray file is named in a warning and left out).
 
     ``rules`` default to those the cell's files carry in their metadata.
@@ -117,7 +118,7 @@ def read_sums(root: str | Path, cell: int, rules: Rules | None = None) -> Summar
     >>> import tempfile
     >>> from dominosim.batch import parse_sweep, run_sweep
     >>> out = tempfile.mkdtemp()
-    >>> _ = run_sweep(parse_sweep('hands = 300\\nchunk_size = 100\\n[rules]\\npreset = "draw"\\n'),
+    >>> _ = run_sweep(parse_sweep('hands = 300\nchunk_size = 100\n[rules]\npreset = "draw"\n'),
     ...               out, quiet=True)
     >>> read_sums(out, 0)
     Summary of 300 hands, Rules.preset('draw', players=2): blocked ...
@@ -138,7 +139,7 @@ def read_sums(root: str | Path, cell: int, rules: Rules | None = None) -> Summar
 
 
 def read_hands(root: str | Path, cells: int | list[int] | None = None) -> pd.DataFrame:
-    """The hand records of a sweep run with ``keep = "rows"``: the ``cell`` number, the cell's
+    r"""The hand records of a sweep run with ``keep = "rows"``: the ``cell`` number, the cell's
     columns (preset, players, line-up, swept rule options) and the records.
 
     A thin reader of the ``hands/`` dataset (:mod:`dominosim.batch.dataset`): it reads the
@@ -152,8 +153,8 @@ def read_hands(root: str | Path, cells: int | list[int] | None = None) -> pd.Dat
     >>> import tempfile
     >>> from dominosim.batch import parse_sweep, run_sweep
     >>> out = Path(tempfile.mkdtemp()) / "out"
-    >>> sweep = parse_sweep('hands = 40\\nkeep = "rows"\\n[rules]\\npreset = "draw"\\n'
-    ...                     '[grid]\\nplayers = [2, 3]\\n')
+    >>> sweep = parse_sweep('hands = 40\nkeep = "rows"\n[rules]\npreset = "draw"\n'
+    ...                     '[grid]\nplayers = [2, 3]\n')
     >>> _ = run_sweep(sweep, out, quiet=True)
     >>> df = read_hands(out, cells=1)
     >>> len(df), df["cell"].unique().tolist(), df["players"].unique().tolist(), "pips_2" in df
@@ -219,7 +220,8 @@ def _with_interval(row: dict, name: str, estimate: float, se: float) -> None:
 
 def summary_table(cells, sums: list[Summary]) -> pd.DataFrame:
     """One row per cell: its axes, line-up and :func:`summary_row` (side columns up to the most
-    sides of any cell, empty where a cell has fewer)."""
+    sides of any cell, empty where a cell has fewer).
+    """
     rows = []
     for cell, s in zip(cells, sums, strict=True):
         row = {"cell": cell.index, "label": cell.label, "preset": cell.preset,
@@ -237,7 +239,8 @@ def summary_table(cells, sums: list[Summary]) -> pd.DataFrame:
 
 def table_bytes(frame: pd.DataFrame, metadata: dict | None = None) -> tuple[bytes, bytes]:
     """The summary table as Parquet and as CSV bytes; ``metadata`` (the sweep, its cells, the
-    versions) goes as JSON under the Parquet file's ``dominosim`` key."""
+    versions) goes as JSON under the Parquet file's ``dominosim`` key.
+    """
     table = pa.Table.from_pandas(frame, preserve_index=False)
     if metadata is not None:
         table = table.replace_schema_metadata(
@@ -249,7 +252,8 @@ def table_bytes(frame: pd.DataFrame, metadata: dict | None = None) -> tuple[byte
 
 def summary_metadata(sweep, engine: dict) -> dict:
     """What ``summary.parquet`` carries under its ``dominosim`` key: the sweep's name,
-    description and settings, every cell (rules, line-up, axes), the engine and the versions."""
+    description and settings, every cell (rules, line-up, axes), the engine and the versions.
+    """
     return {"sweep": {"name": sweep.name, "description": sweep.description, "seed": sweep.seed,
                       "hands": sweep.hands, "chunk_size": sweep.chunk_size, "keep": sweep.keep},
             "seed": sweep.seed, "cells": [c.describe() for c in sweep.cells], "engine": engine,

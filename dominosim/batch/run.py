@@ -1,4 +1,4 @@
-"""Running a sweep: chunks as tasks, the local runner, the Dask runner, progress.
+r"""Running a sweep: chunks as tasks, the local runner, the Dask runner, progress.
 
 A chunk is hands ``start .. start + n - 1`` of one cell; hand ``i`` depends only on
 ``(seed, i)``, so a chunk's files are the same whoever plays it, whenever. The local runner plays
@@ -9,7 +9,7 @@ encoded files, and this process stores them. Either way, only this process write
 Examples
 --------
 >>> from dominosim.batch import parse_sweep
->>> sweep = parse_sweep('hands = 500\\nchunk_size = 200\\n[rules]\\npreset = "block"\\n')
+>>> sweep = parse_sweep('hands = 500\nchunk_size = 200\n[rules]\npreset = "block"\n')
 >>> [(t.start, t.n) for t in tasks_of(sweep, done={(0, 1): {}})]
 [(0, 200), (400, 100)]
 >>> files = play_and_encode(tasks_of(sweep, done={})[0])
@@ -37,17 +37,15 @@ from .dataset import ChunkForm, chunk_forms
 from .lineups import playable
 from .output import encode_hands, encode_sums, engine_version, versions
 from .store import Store, chunk_path
-from .sweep import Sweep
+from .sweep import Chunk, Sweep
 
 
 @dataclass(frozen=True)
-class Task:
-    """One chunk to play: everything a worker needs, and nothing else (it is sent to Dask)."""
+class Task(Chunk):
+    """One chunk to play (the :class:`~dominosim.batch.sweep.Chunk`, and what its cell says):
+    everything a worker needs, and nothing else (it is sent to Dask).
+    """
 
-    cell: int
-    index: int
-    start: int
-    n: int
     rules: Rules
     lineup: tuple[str, ...]
     seed: int
@@ -60,28 +58,37 @@ def tasks_of(sweep: Sweep, done: Iterable[tuple[int, int]]) -> list[Task]:
     """The chunks of ``sweep`` not among ``done`` (``(cell, chunk)`` pairs), in sweep order."""
     done = set(done)
     forms = chunk_forms(sweep, engine_version(), versions())
-    return [Task(c.cell, c.index, c.start, c.n, sweep.cells[c.cell].rules,
-                 sweep.cells[c.cell].lineup, sweep.seed, sweep.keep, forms[c.cell])
-            for c in sweep.chunks() if (c.cell, c.index) not in done]
+    return [task_of(sweep, c, forms[c.cell]) for c in sweep.chunks()
+            if (c.cell, c.index) not in done]
+
+
+def task_of(sweep: Sweep, chunk: Chunk, form: ChunkForm | None) -> Task:
+    """The task of playing ``chunk`` of ``sweep`` (``form``: how its files are written)."""
+    cell = sweep.cells[chunk.cell]
+    return Task(chunk.cell, chunk.index, chunk.start, chunk.n, cell.rules, cell.lineup,
+                sweep.seed, sweep.keep, form)
 
 
 def play(task: Task, n_jobs: int | None = None) -> Summary | pd.DataFrame:
     """Play a chunk on ``n_jobs`` threads: its summary, or its hand records (``keep='rows'``).
 
-    A plug-in of the line-up is imported and compiled the first time this process plays it."""
+    A plug-in of the line-up is imported and compiled the first time this process plays it.
+    """
     return simulate(task.rules, playable(task.lineup), task.n, task.seed, start=task.start,
                     keep=task.keep, n_jobs=n_jobs, chunk_size=task.n, progress=False)
 
 
 def encode(task: Task, result: Summary | pd.DataFrame) -> dict[str, bytes]:
     """A played chunk's files, by path relative to the output folder."""
+    form = task.form
+    assert form is not None, "tasks_of gives every task its form"
     if isinstance(result, pd.DataFrame):
         files = {chunk_path("hands", task.cell, task.index):
-                 encode_hands(result, task.form, task.index, task.start)}
+                 encode_hands(result, form, task.index, task.start)}
         result = Summary.from_frame(task.rules, result)
     else:
         files = {}
-    sums = encode_sums(result.sums, task.rules.players, task.form, task.index, task.start, task.n)
+    sums = encode_sums(result.sums, task.rules.players, form, task.index, task.start, task.n)
     return {chunk_path("sums", task.cell, task.index): sums, **files}
 
 
@@ -93,7 +100,8 @@ def play_and_encode(task: Task) -> dict[str, bytes]:
 # ---------------------------------------------------------------------------- progress
 class Progress:
     """A progress bar on a terminal or in Jupyter (cells, chunks, hands per second, time left),
-    plain log lines otherwise (at most one every ``interval`` seconds, and one at the end); nothing if ``quiet``."""
+    plain log lines otherwise (at most one every ``interval`` seconds, and one at the end); nothing if ``quiet``.
+    """
 
     def __init__(self, sweep: Sweep, done: Iterable[tuple[int, int]], *, quiet: bool = False,
                  stream: TextIO | None = None, interval: float = 10.0):
@@ -158,7 +166,8 @@ class Progress:
 # ---------------------------------------------------------------------------- runners
 def run_local(store: Store, tasks: list[Task], progress: Progress, jobs: int | None) -> None:
     """Play ``tasks`` in this process on ``jobs`` threads; a writer thread stores each chunk while
-    the next one plays (at most one chunk waits, so memory stays at two chunks)."""
+    the next one plays (at most one chunk waits, so memory stays at two chunks).
+    """
 
     def store_chunk(task: Task, result: Summary | pd.DataFrame) -> None:
         store.save(task.cell, task.index, task.start, task.n, encode(task, result))

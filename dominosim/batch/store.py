@@ -37,12 +37,12 @@ import json
 import os
 import shutil
 from pathlib import Path
+from typing import IO, Any
 
 try:
     import fcntl
 except ImportError:  # not on Windows: two sweeps into one folder are not prevented there
-    fcntl = None
-from typing import Any
+    fcntl = None  # type: ignore[assignment]
 
 OWNED = ("metadata.json", "sweep.toml", "manifest.jsonl", "sums", "hands", "summary.parquet",
          "summary.csv", "report.md", ".lock")
@@ -61,7 +61,8 @@ def chunk_path(kind: str, cell: int, index: int) -> str:
 class OutputFailure(OSError):
     """The output folder could not be written or read back (a full or read-only disk, missing
     permissions, a corrupt ``metadata.json``): the environment, not the sweep, is at fault. Its
-    message is one sentence naming the file and what to do."""
+    message is one sentence naming the file and what to do.
+    """
 
 
 def describe_os_error(error: OSError, root: Path | None = None) -> str:
@@ -87,7 +88,8 @@ def describe_os_error(error: OSError, root: Path | None = None) -> str:
 
 def write_atomic(path: Path, data: bytes) -> None:
     """Write ``data`` to ``path`` under a temporary name, then rename it into place; on any
-    failure the temporary file is removed (nothing half-written is left)."""
+    failure the temporary file is removed (nothing half-written is left).
+    """
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
     try:
@@ -147,7 +149,8 @@ class Store:
         """Refuse a folder that is not a sweep's, or (unless ``fresh``) that holds another sweep
         or chunks of another engine build. Writes nothing; returns whether the run must start
         afresh (``fresh``, or a folder of this package without metadata, such as one whose first
-        run was killed before writing it)."""
+        run was killed before writing it).
+        """
         if self.root.exists() and not self.root.is_dir():
             raise ValueError(f"The value for `--out` must be a folder, but {str(self.root)!r} "
                              "is a file.")
@@ -186,7 +189,8 @@ class Store:
         what an earlier sweep wrote there. Leftover temporary files are removed and the manifest
         is rewritten with its finished chunks only, which are returned (as :meth:`finished`).
 
-        Raises ``ValueError`` when another process holds the folder."""
+        Raises ``ValueError`` when another process holds the folder.
+        """
         self.root.mkdir(parents=True, exist_ok=True)
         self._lock()
         if fresh:
@@ -206,7 +210,8 @@ class Store:
 
     def _lock(self) -> None:
         """Hold an exclusive lock on ``.lock`` while this process lives (the system drops it when
-        the process ends, however it ends)."""
+        the process ends, however it ends).
+        """
         if fcntl is None or getattr(self, "_lock_file", None) is not None:
             return
         handle = open(self.root / ".lock", "a+")  # noqa: SIM115 (held open on purpose)
@@ -216,7 +221,7 @@ class Store:
             handle.close()
             raise ValueError(f"The output folder {str(self.root)!r} is in use by another sweep "
                              "that is still running: wait for it, or choose another --out.") from None
-        self._lock_file = handle
+        self._lock_file: IO[str] | None = handle
 
     def release(self) -> None:
         """Drop the lock taken by :meth:`prepare`."""
@@ -254,14 +259,16 @@ class Store:
 
     def finished(self) -> dict[tuple[int, int], dict]:
         """The finished chunks by ``(cell, chunk)``: listed in the manifest, with every file
-        present and of the listed digest. A torn last line (a kill while appending) is ignored."""
+        present and of the listed digest. A torn last line (a kill while appending) is ignored.
+        """
         return {key: entry for key, entry in self.listed().items()
                 if all(self._holds(name, sha) for name, sha in entry["files"].items())}
 
     def listed(self) -> dict[tuple[int, int], dict]:
         """The chunks the manifest lists by ``(cell, chunk)`` (the last line of a chunk listed
         twice), without checking their files: what readers of the results read. A torn line is
-        ignored."""
+        ignored.
+        """
         if not self.manifest.exists():
             return {}
         entries = {}

@@ -1,4 +1,4 @@
-"""Sweep files: the TOML schema, its validation and its expansion into cells and chunks.
+r"""Sweep files: the TOML schema, its validation and its expansion into cells and chunks.
 
 A sweep file names base rules (a preset plus overrides), grid axes whose every combination is a
 cell, the hands per cell, the seed, the chunk size and what to keep. Everything is checked here,
@@ -20,7 +20,7 @@ Examples
 (4, ['block 2p random', 'block 2p bully/random'])
 >>> sweep.cells[3].lineup, [(c.start, c.n) for c in sweep.chunks() if c.cell == 0]
 (('bully', 'random', 'bully'), [(0, 400), (400, 400), (800, 200)])
->>> parse_sweep('hands = 10\\n[rules]\\npreset = "blok"\\n', source="s.toml")
+>>> parse_sweep('hands = 10\n[rules]\npreset = "blok"\n', source="s.toml")
 Traceback (most recent call last):
 ...
 ValueError: s.toml, line 3: The value for `rules.preset` must be one of 'block', 'draw', 'cross', 'double_nine_cross', 'ivory', but 'blok' was passed.
@@ -37,6 +37,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ..checks import refuse
 from ..rng import check_seed
 from ..rules import PRESETS, Rules
 from ..strategies.registry import NAMES as STRATEGY_IDS
@@ -173,7 +174,8 @@ class Sweep:
     def plan(self) -> dict[str, Any]:
         """Everything that decides the results (not names, labels or the form of the file): two
         runs with equal plans write equal files. A plug-in's module is there as the digest of its
-        file (:func:`~dominosim.batch.lineups.plugin_source_digest`)."""
+        file (:func:`~dominosim.batch.lineups.plugin_source_digest`).
+        """
         plan = {"seed": self.seed, "hands": self.hands, "chunk_size": self.chunk_size,
                 "keep": self.keep,
                 "cells": [{"rules": c.rules.to_dict(), "lineup": list(c.lineup)}
@@ -185,15 +187,13 @@ class Sweep:
 
 
 def _refuse(key: str, allowed: str, value: Any) -> ValueError:
-    shown = " ".join(repr(value).split())
-    if len(shown) > 200:
-        shown = shown[:200] + "..."
-    return ValueError(f"The value for `{key}` must be {allowed}, but {shown} was passed.")
+    return refuse(key, allowed, value, limit=200)
 
 
 def _check_limits(key: str, hands: int, chunk_size: int, n_cells: int, keep: str) -> None:
     """The limits of a sweep, checked before any chunk is listed (``key`` is the one to blame
-    for hands and chunks: ``'hands'`` or ``--hands``)."""
+    for hands and chunks: ``'hands'`` or ``--hands``).
+    """
     from ..simulation.play import MAX_ROWS
 
     if hands > MAX_SWEEP_HANDS // max(n_cells, 1):
@@ -227,7 +227,7 @@ def _located(where: str, error: ValueError) -> _SweepError:
 
 
 def parse_sweep(text: str, *, source: str = "<sweep>") -> Sweep:
-    """Validate a sweep file's text and expand it into cells.
+    r"""Validate a sweep file's text and expand it into cells.
 
     Parameters
     ----------
@@ -248,10 +248,10 @@ def parse_sweep(text: str, *, source: str = "<sweep>") -> Sweep:
 
     Examples
     --------
-    >>> s = parse_sweep('hands = 5\\n[rules]\\npreset = "draw"\\nplayers = 3\\n')
+    >>> s = parse_sweep('hands = 5\n[rules]\npreset = "draw"\nplayers = 3\n')
     >>> [c.label for c in s.cells], s.keep, s.seed
     (['draw 3p random'], 'summary', 0)
-    >>> parse_sweep('hands = 5\\nhadns = 6\\n', source="s.toml")
+    >>> parse_sweep('hands = 5\nhadns = 6\n', source="s.toml")
     Traceback (most recent call last):
     ...
     ValueError: s.toml, line 2: The key `hadns` is not a sweep setting: the keys are name, description, seed, hands, chunk_size, keep, out, strategies, rules, grid.
@@ -446,7 +446,8 @@ def _cell(index: int, chosen: tuple[tuple[str, Any], ...], rules: dict,
 
 def _line_of(text: str, where: str) -> int | None:
     """The line of the key ``where`` (dotted path: ``'grid.players'``) in a TOML text, when a
-    ``key = value`` line or a ``[table]`` header shows it."""
+    ``key = value`` line or a ``[table]`` header shows it.
+    """
     table = ""
     for number, raw in enumerate(text.splitlines(), 1):
         line = raw.strip()

@@ -42,12 +42,27 @@ from .core.board import (
     EV_STITCH,
     EV_SUIT,
     EV_TILE,
+    N_EVENTS,
 )
 from .core.params import PLUGIN, STRATEGY_CODES, Lineup, Params, lineup_arrays, rule_params
 from .core.rng import deal_key, shuffle
 from .core.shape import Shape
+from .core.status import (
+    ERR_METHOD,
+    ERR_PLUGIN,
+    ERR_REDEALS,
+    ERR_RULE,
+    ERR_SEARCH_DEAL,
+    ERR_SEARCH_SOLVER,
+    ERR_SEARCH_STATES,
+    OK,
+    STATUSES,
+    code_of,
+    fault_seat,
+    fault_value,
+)
 from .hand import kernel as k
-from .hand.driver import logged, rows_of, summary_width, sums_of
+from .hand.driver import Block, logged, rows_of, summary_width, sums_of
 from .hand.plugin import CompiledStrategy, raise_plugin_fault
 from .search.worlds import make_search_scratch
 
@@ -107,23 +122,24 @@ def prepare(rules: Rules, strategies: Any, *, events: bool = False) -> Run:
 
 
 def _check_status(run: Run, status: np.ndarray) -> None:
-    bad = status[status != k.OK]
+    bad = status[status != OK]
     if not bad.size:
         return
-    code = int(bad[0]) & 255
-    if code == k.ERR_REDEALS:
+    code = code_of(bad[0])
+    if code == ERR_REDEALS:
         raise RuntimeError(f"No double was dealt in {k.MAX_REDEALS} deals of one hand.")
-    if code in (k.ERR_SEARCH_STATES, k.ERR_SEARCH_DEAL, k.ERR_SEARCH_SOLVER):
-        raise RuntimeError(search_error(run.rules, {k.ERR_SEARCH_STATES: -1, k.ERR_SEARCH_DEAL: -2,
-                                                    k.ERR_SEARCH_SOLVER: -3}[code]))
-    if code == k.ERR_PLUGIN:
+    if code == ERR_RULE:
+        raise ValueError(search_error(run.rules, -code))
+    if code in (ERR_SEARCH_STATES, ERR_SEARCH_DEAL, ERR_SEARCH_SOLVER, ERR_METHOD):
+        raise RuntimeError(search_error(run.rules, -code))
+    if code == ERR_PLUGIN:
         raise_plugin_fault([int(a) for a in run.lineup.plugins])  # a recorded fault, if any
-        seat = (int(bad[0]) >> 8) & 255
-        value = int(np.int64(int(bad[0]) >> 16).astype(np.int32))
+        seat = fault_seat(bad[0])
         raise IllegalMoveError(f"The compiled strategy {run.names[seat]!r} at seat {seat} returned "
-                               f"{value}, which is not an index of its legal moves (0 to "
-                               "n_moves - 1).")
-    raise RuntimeError(f"The compiled engine stopped with status {int(bad[0])}.")
+                               f"{fault_value(bad[0])}, which is not an index of its legal moves "
+                               "(0 to n_moves - 1).")
+    raise RuntimeError(f"The compiled engine stopped with status {int(bad[0])} "
+                       f"({STATUSES[code] if code < len(STATUSES) else 'unknown'}).")
 
 
 def _scratch(run: Run, n_events: int = 0) -> tuple:
@@ -190,8 +206,9 @@ def play_rows(run: Run, seed: int, start: int, n: int,
     seed_, start_ = np.uint64(seed), np.int64(start)
 
     def play(b: int, lo: int, hi: int) -> int:
-        return rows_of(run.shape, run.rp, run.lineup, seed_, start_, np.int64(lo), np.int64(hi),
-                       out, redeals, *_scratch(run))
+        return rows_of(run.shape, run.rp, run.lineup, Block(seed_, start_, np.int64(lo),
+                                                             np.int64(hi)), out, redeals,
+                       *_scratch(run))
 
     _check_status(run, _each_block(play, _blocks(n, threads), threads))
     return out, redeals
@@ -205,8 +222,9 @@ def play_summary(run: Run, seed: int, start: int, n: int, n_jobs: int | None = N
     seed_, start_ = np.uint64(seed), np.int64(start)
 
     def play(b: int, lo: int, hi: int) -> int:
-        return sums_of(run.shape, run.rp, run.lineup, seed_, start_, np.int64(lo), np.int64(hi),
-                       row_of(run), acc[b], *_scratch(run))
+        return sums_of(run.shape, run.rp, run.lineup, Block(seed_, start_, np.int64(lo),
+                                                             np.int64(hi)), row_of(run), acc[b],
+                       *_scratch(run))
 
     _check_status(run, _each_block(play, blocks, threads))
     return acc.sum(axis=0)
@@ -235,7 +253,7 @@ def replay_log(run: Run, seed: int, hand: int) -> HandLog:
     deals.append(_deal_of(rules, scratch.board.bone))
     events = []
     log = scratch.log
-    n_events = int(log.count[0])
+    n_events = int(log.count[N_EVENTS])
     for row, ends in zip(log.events[:n_events], log.ends[:n_events], strict=True):
         kind, seat = int(row[EV_KIND]), int(row[EV_SEAT])
         if kind == EV_PLAY:

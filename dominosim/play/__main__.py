@@ -1,8 +1,8 @@
-"""``python -m dominosim.play``: see :func:`dominosim.interactive.main`."""
+"""``python -m dominosim.play``: see :func:`dominosim.play.main`."""
 
 import sys
 
-from ..interactive import main
+from dominosim.play import main
 
 if __name__ == "__main__":
     sys.exit(main())

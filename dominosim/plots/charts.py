@@ -61,8 +61,11 @@ def _subset(data: pd.DataFrame, column: str | None, level: Any) -> pd.DataFrame:
 
 
 def _grouped(data: pd.DataFrame, x: str, y: str, low: str, high: str, hue: str | None, ax: Any,
-             bars: bool) -> list[Any]:
-    """Bars (or points) of ``y`` by ``x`` and ``hue`` with interval whiskers; returns x levels."""
+             bars: bool, kwargs: dict[str, Any]) -> list[Any]:
+    """Bars (or points) of ``y`` by ``x`` and ``hue`` with interval whiskers; returns x levels.
+
+    ``kwargs`` go to every ``ax.bar`` (or ``ax.errorbar``) call, over the defaults.
+    """
     xs = list(pd.unique(data[x]))
     hues = _levels(data, hue)
     offsets = dodge(len(hues), 0.8 if bars else 0.5)
@@ -73,11 +76,13 @@ def _grouped(data: pd.DataFrame, x: str, y: str, low: str, high: str, hue: str |
         err = _errors(part[y], part[low], part[high])
         label = None if level is None else str(level)
         if bars:
-            ax.bar(pos, part[y], width=0.8 / len(hues), color=color, label=label,
-                   yerr=err, capsize=3, error_kw={"elinewidth": 1.2})
+            ax.bar(pos, part[y], **{"width": 0.8 / len(hues), "color": color, "label": label,
+                                    "yerr": err, "capsize": 3, "error_kw": {"elinewidth": 1.2},
+                                    **kwargs})
         else:
-            ax.errorbar(pos, part[y], yerr=err, fmt="o", color=color, label=label, capsize=3,
-                        markersize=6, elinewidth=1.4)
+            ax.errorbar(pos, part[y], **{"yerr": err, "fmt": "o", "color": color, "label": label,
+                                         "capsize": 3, "markersize": 6, "elinewidth": 1.4,
+                                         **kwargs})
     ax.set_xticks(range(len(xs)), [str(v) for v in xs])
     if hue is not None:
         ax.legend(title=hue, frameon=False, fontsize="small")
@@ -85,7 +90,7 @@ def _grouped(data: pd.DataFrame, x: str, y: str, low: str, high: str, hue: str |
 
 
 def win_rates(data: pd.DataFrame, *, hue: str | None = None, ax: Any = None,
-              title: str | None = None) -> Any:
+              title: str | None = None, **kwargs: Any) -> Any:
     """Win rates as bars with their Wilson intervals and the fair share marked.
 
     Parameters
@@ -97,6 +102,8 @@ def win_rates(data: pd.DataFrame, *, hue: str | None = None, ax: Any = None,
         ``variant``, if any).
     ax : matplotlib Axes, optional
     title : str, optional
+    **kwargs
+        Passed to ``ax.bar``, over its defaults (``color``, ``linewidth``, ``alpha``...).
 
     Returns
     -------
@@ -121,7 +128,7 @@ def win_rates(data: pd.DataFrame, *, hue: str | None = None, ax: Any = None,
     labels = _labels(data)
     hue = check_column("hue", hue, data) if hue is not None else (labels[0] if labels else None)
     ax = axes(ax)
-    xs = _grouped(data, key, "win_rate", "ci_low", "ci_high", hue, ax, bars=True)
+    xs = _grouped(data, key, "win_rate", "ci_low", "ci_high", hue, ax, bars=True, kwargs=kwargs)
     if "fair_share" in data.columns:
         fair = data.groupby(key, sort=False)["fair_share"].first()
         for i, v in enumerate(xs):
@@ -137,7 +144,8 @@ def win_rates(data: pd.DataFrame, *, hue: str | None = None, ax: Any = None,
 
 
 def opener_advantage(data: pd.DataFrame, *, x: str | None = None, hue: str | None = None,
-                     points: bool = False, ax: Any = None, title: str | None = None) -> Any:
+                     points: bool = False, ax: Any = None, title: str | None = None,
+                     **kwargs: Any) -> Any:
     """The opener's advantage across variants, as points with their intervals.
 
     Parameters
@@ -153,6 +161,8 @@ def opener_advantage(data: pd.DataFrame, *, x: str | None = None, hue: str | Non
         The points version (points per hand) instead of the share of decided hands.
     ax : matplotlib Axes, optional
     title : str, optional
+    **kwargs
+        Passed to ``ax.errorbar``, over its defaults (``color``, ``linewidth``, ``alpha``...).
 
     Returns
     -------
@@ -178,7 +188,7 @@ def opener_advantage(data: pd.DataFrame, *, x: str | None = None, hue: str | Non
         x = "table"
     hue = check_column("hue", hue, data) or next((c for c in labels if c != x), None)
     ax = axes(ax)
-    _grouped(data, x, y, low, high, hue, ax, bars=False)
+    _grouped(data, x, y, low, high, hue, ax, bars=False, kwargs=kwargs)
     ax.axhline(0, color="black", linewidth=0.8)
     ax.set_xlabel(x)
     ax.set_ylabel("opener advantage (points per hand)" if points else
@@ -188,7 +198,7 @@ def opener_advantage(data: pd.DataFrame, *, x: str | None = None, hue: str | Non
 
 
 def stitch_ups(data: pd.DataFrame, *, x: str | None = None, hue: str | None = None,
-               ax: Any = None, title: str | None = None) -> Any:
+               ax: Any = None, title: str | None = None, **kwargs: Any) -> Any:
     """Stitch-up frequencies by variant (or seat), as bars with their intervals.
 
     Parameters
@@ -201,6 +211,8 @@ def stitch_ups(data: pd.DataFrame, *, x: str | None = None, hue: str | None = No
     hue : str, optional
     ax : matplotlib Axes, optional
     title : str, optional
+    **kwargs
+        Passed to ``ax.bar``, over its defaults (``color``, ``linewidth``, ``alpha``...).
 
     Returns
     -------
@@ -226,7 +238,7 @@ def stitch_ups(data: pd.DataFrame, *, x: str | None = None, hue: str | None = No
         x = "table"
     hue = check_column("hue", hue, data) or next((c for c in labels if c != x), None)
     ax = axes(ax)
-    _grouped(data, x, "rate", "ci_low", "ci_high", hue, ax, bars=True)
+    _grouped(data, x, "rate", "ci_low", "ci_high", hue, ax, bars=True, kwargs=kwargs)
     ax.set_xlabel(x)
     ax.set_ylabel({"hand": "stitch-ups per hand", "seat": "stitch-ups per hand, by seat",
                    "play": "stitch-ups per play (after the opening)"}[per])
@@ -235,7 +247,8 @@ def stitch_ups(data: pd.DataFrame, *, x: str | None = None, hue: str | None = No
 
 
 def uncertainty(data: pd.DataFrame, *, y: str = "entropy_bits", hue: str | None = "game",
-                style: str | None = "players", ax: Any = None, title: str | None = None) -> Any:
+                style: str | None = "players", ax: Any = None, title: str | None = None,
+                **kwargs: Any) -> Any:
     """A measure of what the seat to move does not know, over the course of a hand.
 
     Parameters
@@ -249,6 +262,8 @@ def uncertainty(data: pd.DataFrame, *, y: str = "entropy_bits", hue: str | None 
         The label column drawn in line styles (default ``players``).
     ax : matplotlib Axes, optional
     title : str, optional
+    **kwargs
+        Passed to ``ax.plot`` (the lines), over its defaults (``color``, ``linewidth``, ``alpha``...).
 
     Returns
     -------
@@ -287,8 +302,8 @@ def uncertainty(data: pd.DataFrame, *, y: str = "entropy_bits", hue: str | None 
             name = ", ".join(str(v) for v, c in ((h, hue), (s, style)) if c is not None)
             if style == "players":
                 name = ", ".join([str(h)] * (hue is not None) + [f"{s} players"])
-            ax.plot(part[x], part[y], color=color, linestyle=styles[j % len(styles)],
-                    label=name or None, linewidth=1.8)
+            ax.plot(part[x], part[y], **{"color": color, "linestyle": styles[j % len(styles)],
+                                         "label": name or None, "linewidth": 1.8, **kwargs})
             ax.fill_between(part[x], part[f"{y}_ci_low"], part[f"{y}_ci_high"], color=color,
                             alpha=0.18, linewidth=0)
     ax.set_xlabel("turn (turns after the opening play)" if x == "turn"
@@ -301,7 +316,7 @@ def uncertainty(data: pd.DataFrame, *, y: str = "entropy_bits", hue: str | None 
 
 
 def points(data: pd.DataFrame, *, hue: str | None = None, cumulative: bool = False,
-           ax: Any = None, title: str | None = None) -> Any:
+           ax: Any = None, title: str | None = None, **kwargs: Any) -> Any:
     """The distribution of the points per hand: shares as steps, their intervals as bands.
 
     Parameters
@@ -314,6 +329,8 @@ def points(data: pd.DataFrame, *, hue: str | None = None, cumulative: bool = Fal
         The share at or below each score instead.
     ax : matplotlib Axes, optional
     title : str, optional
+    **kwargs
+        Passed to ``ax.step``, over its defaults (``color``, ``linewidth``, ``alpha``...).
 
     Returns
     -------
@@ -341,8 +358,8 @@ def points(data: pd.DataFrame, *, hue: str | None = None, cumulative: bool = Fal
         part = _subset(data, hue, level).sort_values("points")
         color = PALETTE[i % len(PALETTE)]
         y = part["cumulative"] if cumulative else part["share"]
-        ax.step(part["points"], y, where="mid", color=color, linewidth=1.6,
-                label=None if level is None else str(level))
+        ax.step(part["points"], y, **{"where": "mid", "color": color, "linewidth": 1.6,
+                                      "label": None if level is None else str(level), **kwargs})
         low, high = ("cum_ci_low", "cum_ci_high") if cumulative else ("ci_low", "ci_high")
         if low in part.columns:
             ax.fill_between(part["points"], part[low], part[high], step="mid", color=color,
@@ -356,7 +373,7 @@ def points(data: pd.DataFrame, *, hue: str | None = None, cumulative: bool = Fal
 
 
 def tournament(data: Any, *, annotate: bool = True, ax: Any = None,
-               title: str | None = None) -> Any:
+               title: str | None = None, **kwargs: Any) -> Any:
     """A duplicate tournament's win matrix as a heat map (row's win rate against the column).
 
     Parameters
@@ -368,6 +385,8 @@ def tournament(data: Any, *, annotate: bool = True, ax: Any = None,
         Write the rates in the cells.
     ax : matplotlib Axes, optional
     title : str, optional
+    **kwargs
+        Passed to ``ax.imshow``, over its defaults (``color``, ``linewidth``, ``alpha``...).
 
     Returns
     -------
@@ -398,7 +417,8 @@ def tournament(data: Any, *, annotate: bool = True, ax: Any = None,
     names = [str(v) for v in matrix.columns]
     k = len(names)
     ax = axes(ax, size=(1.2 * k + 2.6, 1.0 * k + 1.6))
-    image = ax.imshow(matrix.to_numpy(dtype=float), cmap="RdBu", vmin=0, vmax=1)
+    image = ax.imshow(matrix.to_numpy(dtype=float), **{"cmap": "RdBu", "vmin": 0, "vmax": 1,
+                                                       **kwargs})
     bar = ax.figure.colorbar(image, ax=ax, shrink=0.85)
     bar.set_label("row's duplicate win rate against the column")
     ax.set_xticks(range(k), names, rotation=30, ha="right")
@@ -419,7 +439,8 @@ def tournament(data: Any, *, annotate: bool = True, ax: Any = None,
     return ax
 
 
-def match_curve(data: pd.DataFrame, *, ax: Any = None, title: str | None = None) -> Any:
+def match_curve(data: pd.DataFrame, *, ax: Any = None, title: str | None = None,
+                **kwargs: Any) -> Any:
     """The probability of winning a match against one's own score, a line per opponents' score.
 
     Parameters
@@ -429,6 +450,8 @@ def match_curve(data: pd.DataFrame, *, ax: Any = None, title: str | None = None)
         as bands.
     ax : matplotlib Axes, optional
     title : str, optional
+    **kwargs
+        Passed to ``ax.plot``, over its defaults (``color``, ``linewidth``, ``alpha``...).
 
     Returns
     -------
@@ -451,8 +474,8 @@ def match_curve(data: pd.DataFrame, *, ax: Any = None, title: str | None = None)
     for i, b in enumerate(_levels(data, "opponent_score")):
         part = data[data["opponent_score"] == b].sort_values("score")
         color = PALETTE[i % len(PALETTE)]
-        ax.plot(part["score"], part["p_win"], color=color, linewidth=1.8,
-                label=f"{int(b)} points")
+        ax.plot(part["score"], part["p_win"], **{"color": color, "linewidth": 1.8,
+                                                 "label": f"{int(b)} points", **kwargs})
         if "ci_low" in part.columns and part["ci_low"].notna().any():
             ax.fill_between(part["score"], part["ci_low"], part["ci_high"], color=color,
                             alpha=0.2, linewidth=0)

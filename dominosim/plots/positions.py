@@ -10,7 +10,7 @@ from typing import Any
 from ..checks import refuse
 
 
-def position(position: Any, seat: int | None = None, ax: Any = None) -> Any:
+def position(position: Any, *, seat: int | None = None, ax: Any = None, **kwargs: Any) -> Any:
     """Draw a :class:`~dominosim.solver.Position`: the tiles on the table (as
     :func:`dominosim.plots.layout` draws them) and every seat's hand written beside it, face up for
     all seats (``seat=None``) or only for ``seat`` (the others face down, as that seat sees them).
@@ -21,6 +21,8 @@ def position(position: Any, seat: int | None = None, ax: Any = None) -> Any:
     seat : int, optional
         Show only this seat's tiles.
     ax : matplotlib Axes, optional
+    **kwargs
+        Passed to every tile's patch, as :func:`dominosim.plots.layout` does.
 
     Returns
     -------
@@ -55,7 +57,7 @@ def position(position: Any, seat: int | None = None, ax: Any = None) -> Any:
     if position.opened:
         log = HandLog(rules, 0, 0, [(list(map(list, position.hands)), list(position.boneyard))],
                       list(position.history))
-        layout(log, ax=ax, title=title)
+        layout(log, ax=ax, title=title, **kwargs)
     else:
         ax.set_axis_off()
         ax.set_title(title, fontsize="medium")

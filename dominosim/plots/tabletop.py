@@ -42,7 +42,8 @@ _PIPS = {0: [], 1: [(0.5, 0.5)], 2: [(0.25, 0.75), (0.75, 0.25)],
 @dataclass
 class _Placed:
     """A tile on the table: its rectangle and its two halves' suits (``near`` at ``x0``/``y0``
-    when ``near_low``), the seat and the order of play."""
+    when ``near_low``), the seat and the order of play.
+    """
 
     x0: float
     y0: float
@@ -67,7 +68,8 @@ class _Placed:
 def _rect(start: tuple[float, float], heading: tuple[int, int], length: float,
           width: float) -> tuple[float, float, float, float, bool]:
     """The rectangle that starts at ``start`` (the middle of its near edge) and runs ``length``
-    along ``heading``; and whether its near end is at the low coordinate."""
+    along ``heading``; and whether its near end is at the low coordinate.
+    """
     (x, y), (hx, hy) = start, heading
     if hx:
         xs = sorted((x, x + hx * length))
@@ -149,7 +151,8 @@ class _Table:
                     start = (centre[0] + h[0], centre[1] + h[1])
                     self.chains.append(_Chain(start, h, heading, None))
             return
-        options = []
+        options: list[tuple[tuple[_Placed, tuple[float, float]], tuple[int, int],
+                            tuple[int, int] | None]] = []
         straight = self._along(chain.tip, chain.heading, suit, far, seat, order)
         if chain.turning_to is not None:
             options.append((self._corner(chain, chain.turning_to, suit, far, seat, order),
@@ -275,7 +278,7 @@ def _title(log: Any) -> str:
 
 
 def layout(log: Any, *, numbers: bool = True, width: float | None = None, ax: Any = None,
-           title: str | None = None) -> Any:
+           title: str | None = None, **kwargs: Any) -> Any:
     """Draw one hand's layout from its event log: the tiles on the table, seen from above.
 
     Pips on every tile; the line snakes across the table; doubles lie crossways; a cross opens with
@@ -294,6 +297,9 @@ def layout(log: Any, *, numbers: bool = True, width: float | None = None, ax: An
         of tiles).
     ax : matplotlib Axes, optional
     title : str, optional
+    **kwargs
+        Passed to every tile's :class:`matplotlib.patches.FancyBboxPatch`, over its defaults
+        (``edgecolor``, ``linewidth``, ``alpha``...).
 
     Returns
     -------
@@ -311,9 +317,9 @@ def layout(log: Any, *, numbers: bool = True, width: float | None = None, ax: An
     """
     from matplotlib.patches import FancyBboxPatch, Patch
 
-    from ..reference.hand import HandLog
-
-    if not isinstance(log, HandLog):
+    # A hand log is known by what the picture reads, not by its class: the log's own notebook
+    # display calls this function, so importing the log's module here would close an import circle.
+    if not all(hasattr(log, name) for name in ("rules", "deals", "events", "record")):
         raise refuse("log", "a HandLog (from dominosim.replay)", type(log).__name__)
     tiles = place(log, width)
     xs = [t.x0 for t in tiles] + [t.x1 for t in tiles]
@@ -324,9 +330,10 @@ def layout(log: Any, *, numbers: bool = True, width: float | None = None, ax: An
     tint = [_light(PALETTE[s % len(PALETTE)]) for s in range(log.rules.players)]
     for t in tiles:
         ax.add_patch(FancyBboxPatch((t.x0 + _GAP, t.y0 + _GAP), t.x1 - t.x0 - 2 * _GAP,
-                                    t.y1 - t.y0 - 2 * _GAP, boxstyle="round,pad=0,rounding_size=0.12",
-                                    facecolor=tint[t.seat], edgecolor="#222222", linewidth=1.0,
-                                    zorder=2))
+                                    t.y1 - t.y0 - 2 * _GAP,
+                                    **{"boxstyle": "round,pad=0,rounding_size=0.12",
+                                       "facecolor": tint[t.seat], "edgecolor": "#222222",
+                                       "linewidth": 1.0, "zorder": 2, **kwargs}))
         vertical = (t.y1 - t.y0) > (t.x1 - t.x0)
         low, high = (t.near, t.far) if t.near_low else (t.far, t.near)
         size = min(t.x1 - t.x0, t.y1 - t.y0) - 2 * _GAP

@@ -2,13 +2,18 @@
 
 ==============  ==========================================================================
 ``game``        the game state, one function per rule (legal moves, knocks, draws, the end)
-``hand``        the hand and match loop with strategies, and the hand log
 ``transcript``  a hand log as readable text
+``handfile``    a hand log as JSON (``dominosim.hand/1``), and a typed-in hand replayed by the
+                rules of ``game``
+``hand``        the hand and match loop with strategies, and the hand log
 ==============  ==========================================================================
 
-The hand loop sits above the strategies it asks for moves, while the game state sits below them,
-so this package imports neither on its own: import from its modules. The hand loop's names
-(``HandLog``, ``play_hand``...) are also reachable here, loaded on first use.
+The package holds two layers of ``docs/design.md``, as the compiled engine does: ``game``,
+``transcript`` and ``handfile`` are layer 3 (they import the rules and the tiles, nothing that
+chooses a move), ``hand`` is layer 5 (it asks the strategies of layer 4, which read the game state
+of layer 3). So this package imports none of them on its own, and importing the rules never loads
+the loop: import from its modules. The hand loop's names (``HandLog``, ``play_hand``...) are also
+reachable here, loaded on first use.
 
 >>> from dominosim.reference import play_hand
 >>> from dominosim.rules import Rules

@@ -13,11 +13,16 @@ Each rule is decided here once, by a function of the rules and the open ends (a 
 :func:`highest_double` (who opens, whether to redeal), :func:`opening_ends`,
 :func:`playable_ends` and :func:`playable_suits` (fill first), :func:`legal_moves`,
 :func:`end_for` (where a tile goes), :func:`ends_after` and :func:`branches`, :func:`is_stitch_up`,
-:meth:`GameState.may_draw` (drawing), :meth:`GameState.knock` (knocks, known to lack),
+:func:`may_draw` (drawing), :meth:`GameState.knock` (knocks, known to lack),
 :func:`next_seat`, :func:`ends_by_out`, :func:`is_blocked` and :func:`score`. Whatever else needs a
 rule asks these: the strategies' view (:meth:`dominosim.strategies.SeatView.ends_after`), the
 search's and the sampler's reading of a public history (:func:`layouts_before`), the layout
-picture.
+picture, the exact enumeration.
+
+Each enumerated rule code is matched by name in one decider: :func:`opens_with_double`
+(``opening``), :func:`may_draw` (``draw``), :func:`team_out` (``end``) and :func:`score`
+(``scoring``); a code a decider does not know is refused with a ``ValueError``, never played as
+another.
 
 Examples
 --------
@@ -38,7 +43,8 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-from ..rules import Rules
+from ..checks import refuse
+from ..rules import DRAWS, ENDS, OPENINGS, SCORINGS, Rules
 from ..sides import left_of
 from ..tiles import is_double, other_suit, pips, tile_id
 
@@ -61,7 +67,8 @@ def move_key(move: Move) -> tuple[int, int]:
 
 class End(NamedTuple):
     """One open end of the layout: the suit it shows, and whether it is an unfilled arm of the
-    opening double (only meaningful under ``fill_opening_first``)."""
+    opening double (only meaningful under ``fill_opening_first``).
+    """
 
     suit: int
     empty_arm: bool = False
@@ -88,9 +95,16 @@ class Event:
     stitch_up: bool = False
     suits: tuple[int, ...] = ()
     how: str = ""
-    winning_side: int = -1
-    points: int = 0
-    pips: tuple[int, ...] = ()
+    winning_side: int | None = -1
+    points: int | None = 0
+    pips: tuple[int | None, ...] = ()
+
+    @property
+    def move(self) -> Move:
+        """The move of a play event: its tile on its suit (-1 for a lead)."""
+        if self.kind != "play" or self.tile is None:
+            raise refuse("kind", "'play' for a move", self.kind)
+        return Move(self.tile, self.suit)
 
 
 # ---------------------------------------------------------------------------------- the layout
@@ -135,7 +149,8 @@ def opening_ends(rules: Rules, tile: tuple[int, int]) -> list[End]:
 
 def playable_ends(rules: Rules, ends: Layout) -> Sequence[int]:
     """Indices of the ends a tile may go on, in order: only the empty arms of the opening double
-    while any remains under ``fill_opening_first``, every end otherwise."""
+    while any remains under ``fill_opening_first``, every end otherwise.
+    """
     # the arms of the opening double are the first ends of the list: look no further
     if rules.fill_opening_first and any(e.empty_arm for e in ends[:rules.opening_arms]):
         return [i for i, e in enumerate(ends) if e.empty_arm]
@@ -191,10 +206,11 @@ def ends_after(rules: Rules, ends: Layout, move: Move) -> tuple[list[End], int]:
 
 def layout_after(rules: Rules, ends: Layout, play: Event) -> list[End]:
     """The open ends after the play event ``play`` (the opening play if ``ends`` is empty): how
-    anyone who saw a hand's history rebuilds its layout."""
+    anyone who saw a hand's history rebuilds its layout.
+    """
     if not ends:
-        return opening_ends(rules, play.tile)
-    return ends_after(rules, ends, Move(play.tile, play.suit))[0]
+        return opening_ends(rules, play.move.tile)
+    return ends_after(rules, ends, play.move)[0]
 
 
 def layouts_before(rules: Rules, history: Sequence[Event]) -> Iterator[tuple[Event, list[End]]]:
@@ -215,7 +231,8 @@ def layouts_before(rules: Rules, history: Sequence[Event]) -> Iterator[tuple[Eve
 
 def legal_moves(rules: Rules, hand: Sequence[tuple[int, int]], ends: Layout) -> list[Move]:
     """The distinct legal moves of a hand on the open ends, in canonical order: ``(t, v)`` for
-    every tile ``t`` held and suit ``v`` of ``t`` shown by a playable end."""
+    every tile ``t`` held and suit ``v`` of ``t`` shown by a playable end.
+    """
     suits = playable_suits(rules, ends)
     moves = {Move(t, v) for t in hand for v in set(t) if v in suits}
     return sorted(moves, key=move_key)
@@ -232,12 +249,61 @@ def is_stitch_up(suits: Sequence[int]) -> bool:
     return len(suits) >= 2 and len(set(suits)) == 1
 
 
+# ------------------------------------------------------------------------------ the enumerated rules
+def _no_rule(field: str, value: str, allowed: Sequence[str]) -> ValueError:
+    return refuse(field, "one of " + ", ".join(map(repr, allowed)), value)
+
+
+def opens_with_double(rules: Rules) -> bool:
+    """The ``opening`` rule: whether the holder of the highest double opens with it
+    (``highest_double``) rather than the leader putting down any tile (``any``).
+
+    >>> opens_with_double(Rules.preset("block")), opens_with_double(Rules.preset("ivory"))
+    (True, False)
+    """
+    if rules.opening == "highest_double":
+        return True
+    if rules.opening == "any":
+        return False
+    raise _no_rule("opening", rules.opening, OPENINGS)
+
+
+def team_out(rules: Rules) -> bool:
+    """The ``end`` rule: whether a hand ends only once a seat and its partner are both out, the
+    turn skipping seats that are out (``team_out``), rather than when one seat is out (``out``).
+    """
+    if rules.end == "team_out":
+        return True
+    if rules.end == "out":
+        return False
+    raise _no_rule("end", rules.end, ENDS)
+
+
+def may_draw(rules: Rules, drawable: int, drew: bool) -> bool:
+    """The ``draw`` rule: whether a seat with no legal move takes a sleeping tile now (else it
+    knocks). Never in Block (``none``); while a tile may be drawn (``drawable`` > 0), until it can
+    play (``until_playable``) or once a turn (``one``: ``drew`` says it has drawn this turn).
+
+    >>> one = Rules.preset("draw").replace(draw="one")
+    >>> may_draw(one, 3, False), may_draw(one, 3, True), may_draw(Rules.preset("draw"), 3, True)
+    (True, False, True)
+    """
+    if rules.draw == "until_playable":
+        return drawable > 0
+    if rules.draw == "one":
+        return drawable > 0 and not drew
+    if rules.draw == "none":
+        return False
+    raise _no_rule("draw", rules.draw, DRAWS)
+
+
 # ------------------------------------------------------------------------------ turns and the end
 def next_seat(rules: Rules, hands: Sequence[Sequence[tuple[int, int]]], seat: int) -> int:
     """Who moves after ``seat``: the seat to its left, skipping seats that are out under
-    ``end='team_out'``."""
+    ``end='team_out'``.
+    """
     nxt = left_of(rules.players, seat)
-    if rules.end == "team_out":
+    if team_out(rules):
         while not hands[nxt]:
             nxt = left_of(rules.players, nxt)
     return nxt
@@ -245,15 +311,17 @@ def next_seat(rules: Rules, hands: Sequence[Sequence[tuple[int, int]]], seat: in
 
 def ends_by_out(rules: Rules, hands: Sequence[Sequence[tuple[int, int]]], seat: int) -> bool:
     """Whether ``seat``'s play ends the hand: it is out, and under ``team_out`` so is its
-    partner."""
+    partner.
+    """
     if hands[seat]:
         return False
-    return rules.end == "out" or all(not hands[s] for s in rules.seats_of(rules.side_of(seat)))
+    return not team_out(rules) or all(not hands[s] for s in rules.seats_of(rules.side_of(seat)))
 
 
 def is_blocked(holding: set[int], knocked: set[int], drawable: int) -> bool:
     """Whether the hand is blocked: every seat still holding tiles has knocked since the last play,
-    and no tile can be drawn."""
+    and no tile can be drawn.
+    """
     return drawable == 0 and holding <= knocked
 
 
@@ -278,8 +346,8 @@ class GameState:
     over: bool = False
     how: str = ""
     out_seat: int = -1
-    winning_side: int = -1
-    points: int = 0
+    winning_side: int | None = -1
+    points: int | None = 0
     stitch_ups: list[int] = field(default_factory=list)
     seen: list[list[Event]] = field(default_factory=list)
     """What each seat has seen of :attr:`events`: other seats' drawn tiles hidden."""
@@ -337,7 +405,7 @@ class GameState:
         Before the opening, under ``opening='any'``, the leader may lead any tile (suit -1).
         """
         if not self.ends:
-            if self.rules.opening == "any" and seat == self.rules.leader:
+            if not opens_with_double(self.rules) and seat == self.rules.leader:
                 return [Move(t, -1) for t in self.hands[seat]]
             return []
         return legal_moves(self.rules, self.hands[seat], self.ends)
@@ -346,16 +414,15 @@ class GameState:
         return bool(self.events) and self.events[-1].kind == "draw" and self.events[-1].seat == seat
 
     def may_draw(self, seat: int) -> bool:
-        """Whether ``seat``, if it has no legal move, takes a sleeping tile now: a tile may be
-        drawn (:meth:`drawable`), and it draws until it can play (``until_playable``) or has not
-        yet drawn its one tile this turn (``one``). A seat with no move that may not draw knocks."""
-        if self.drawable() <= 0:
-            return False
-        return self.rules.draw == "until_playable" or not self._drew_this_turn(seat)
+        """Whether ``seat``, if it has no legal move, takes a sleeping tile now (the rule:
+        :func:`may_draw`). A seat with no move that may not draw knocks.
+        """
+        return may_draw(self.rules, self.drawable(), self._drew_this_turn(seat))
 
     def must_draw(self, seat: int) -> bool:
         """Whether ``seat`` must now take a sleeping tile: it has no legal move and
-        :meth:`may_draw`."""
+        :meth:`may_draw`.
+        """
         return self.may_draw(seat) and not self.legal_moves(seat)
 
     def _next_seat(self, seat: int) -> int:
@@ -379,7 +446,8 @@ class GameState:
 
     def open_with_highest_double(self) -> Move:
         """The forced opening: the holder of the highest double leads it. Raises if no seat holds a
-        double (the deal must be redealt)."""
+        double (the deal must be redealt).
+        """
         found = highest_double(self.hands, self.rules.max_pip)
         if found is None:
             raise IllegalMoveError("No seat holds a double: the deal must be redealt.")
@@ -390,7 +458,7 @@ class GameState:
     def lead(self, move: Move) -> None:
         """The opening under ``opening='any'``: the leader puts any tile of its hand down."""
         seat = self.rules.leader
-        if self.ends or self.rules.opening != "any":
+        if self.ends or opens_with_double(self.rules) or seat is None:
             raise IllegalMoveError("A lead is only for the first play under opening='any'.")
         if move not in self.legal_moves(seat):
             raise IllegalMoveError(f"Seat {seat} cannot lead {move}.")
@@ -398,7 +466,8 @@ class GameState:
 
     def play(self, seat: int, move: Move) -> int:
         """Play ``move`` for ``seat`` (who must be to move and the move legal); returns the index of
-        the end it went on: the first playable end showing the move's suit."""
+        the end it went on: the first playable end showing the move's suit.
+        """
         self._check_turn(seat)
         try:
             if move.tile not in self.hands[seat]:
@@ -493,10 +562,11 @@ def score(rules: Rules, pips_left: list[int], out_seat: int = -1) -> tuple[int, 
         winner = side_pips.index(low)
     if rules.scoring == "game":
         return winner, 1
-    won = set(rules.seats_of(winner))
-    losers = sum(p for s, p in enumerate(pips_left) if s not in won)
     if rules.scoring == "spots":
+        won = set(rules.seats_of(winner))
+        losers = sum(p for s, p in enumerate(pips_left) if s not in won)
         return winner, losers - (side_pips[winner] if out_seat < 0 else 0)
-    # balance: individual play; from each opponent, its pips minus the winner's.
-    mine = pips_left[winner]
-    return winner, sum(p - mine for s, p in enumerate(pips_left) if s != winner)
+    if rules.scoring == "balance":  # individual play: from each opponent, its pips less the winner's
+        mine = pips_left[winner]
+        return winner, sum(p - mine for s, p in enumerate(pips_left) if s != winner)
+    raise _no_rule("scoring", rules.scoring, SCORINGS)

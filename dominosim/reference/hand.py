@@ -62,7 +62,8 @@ class HandLog:
 
     def position(self, k: int) -> Any:
         """The :class:`~dominosim.solver.Position` before event ``k`` of :attr:`events` (0: before
-        the opening), see :func:`dominosim.solver.position.position_of`."""
+        the opening), see :func:`dominosim.solver.position.position_of`.
+        """
         from ..solver.position import position_of
 
         return position_of(self, k)
@@ -176,7 +177,8 @@ class HandLog:
 def deal(rules: Rules, key: int) -> list[tuple[Hands, list[tuple[int, int]]]]:
     """Every deal of the hand keyed ``key``: deal ``k`` shuffles the whole set with stream ``k``;
     seat ``s`` takes positions ``s*h .. s*h+h-1``, the boneyard the rest in order. Under
-    ``opening='highest_double'`` deals repeat until some seat holds a double."""
+    ``opening='highest_double'`` deals repeat until some seat holds a double.
+    """
     deals = []
     h, players = rules.hand_size, rules.players
     for k in range(MAX_REDEALS):
@@ -204,7 +206,8 @@ def _ask(strategy: Strategy, state: GameState, seat: int, moves: list[Move], rng
 
 def take_turn(state: GameState, strategies: Sequence[Strategy], rngs: Sequence[Stream]) -> None:
     """The seat to move draws while it has no legal move and the rules make it draw
-    (:meth:`GameState.may_draw`), then plays if it can, or knocks."""
+    (:meth:`GameState.may_draw`), then plays if it can, or knocks.
+    """
     seat = state.to_move
     moves = state.legal_moves(seat)
     while not moves and state.may_draw(seat):
@@ -222,6 +225,7 @@ def play_out(state: GameState, strategies: Sequence[Strategy], rngs: Sequence[St
         state.open_with_highest_double()
     else:
         leader = state.rules.leader
+        assert leader is not None  # Rules sets it under opening='any'
         state.lead(_ask(strategies[leader], state, leader, state.legal_moves(leader), rngs[leader]))
     while not state.over:
         take_turn(state, strategies, rngs)
@@ -230,6 +234,7 @@ def play_out(state: GameState, strategies: Sequence[Strategy], rngs: Sequence[St
 def record_of(state: GameState, redeals: int, hand: Any = 0) -> dict[str, Any]:
     """The hand record of a finished hand."""
     events = state.events
+    assert state.opening_tile is not None, "record_of reads a finished hand"
     rec: dict[str, Any] = {
         "hand": hand,
         "opener": state.opener,

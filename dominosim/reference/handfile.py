@@ -37,16 +37,16 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
+from ..checks import refuse
 from ..rules import PRESETS, Rules
-from ..tiles import full_set, label, n_tiles, tile_id
+from ..tiles import HIDDEN, full_set, label, n_tiles, tile_id
 from .game import Event, GameState, IllegalMoveError, Move, highest_double, score
+from .transcript import move_text
 
 SCHEMA = "dominosim.hand/1"
 """The schema name written in every hand file; a file of another schema is refused."""
 KEYS = ("schema", "note", "rules", "seed", "hand", "redeals", "deal", "moves", "result")
 """The keys of a hand file, in the order they are written; any other is refused."""
-HIDDEN = (-1, -1)
-"""The tile nobody saw (a hand's or the boneyard's unknown tile)."""
 
 _MOVE = re.compile(r"^\s*(?:(?P<seat>\d+)\s*:\s*)?(?:(?P<kind>draw|knock)\b\s*)?"
                    r"(?:(?P<a>\d+)\s*-\s*(?P<b>\d+))?(?:\s+on\s+(?P<suit>-?\d+))?\s*$")
@@ -55,32 +55,29 @@ Deal = tuple[list[list[tuple[int, int]]], list[tuple[int, int]]]
 
 
 # ------------------------------------------------------------------------------ writing
-def _tile_text(tile: tuple[int, int]) -> str:
-    return "?" if tile == HIDDEN else label(tile)
-
-
 def _deal_json(deal: Deal) -> dict[str, Any]:
     hands, boneyard = deal
-    return {"hands": [None if h and all(t == HIDDEN for t in h) else [_tile_text(t) for t in h]
+    return {"hands": [None if h and all(t == HIDDEN for t in h) else [label(t) for t in h]
                       for h in hands],
             "boneyard": None if boneyard and all(t == HIDDEN for t in boneyard)
-            else [_tile_text(t) for t in boneyard]}
+            else [label(t) for t in boneyard]}
 
 
-def move_text(event: Event, opening: bool = False) -> str:
-    """One event as a move string: ``'1: 6-4 on 6'``, ``'2: draw 5-1'``, ``'3: knock'``.
+def event_text(event: Event, opening: bool = False) -> str:
+    """One event as a hand file's move string: ``'1: 6-4 on 6'``, ``'2: draw 5-1'``, ``'3: knock'``
+    (a play is its seat and :func:`~dominosim.reference.transcript.move_text`).
 
-    >>> move_text(Event("play", seat=1, tile=(4, 6), suit=6))
+    >>> event_text(Event("play", seat=1, tile=(4, 6), suit=6))
     '1: 6-4 on 6'
-    >>> move_text(Event("play", seat=0, tile=(6, 6), suit=6), opening=True)
+    >>> event_text(Event("play", seat=0, tile=(6, 6), suit=6), opening=True)
     '0: 6-6'
     """
     if event.kind == "play":
-        where = "" if opening else f" on {event.suit}"
-        return f"{event.seat}: {label(event.tile)}{where}"
+        return f"{event.seat}: " + move_text(event.move._replace(suit=-1) if opening
+                                             else event.move)
     if event.kind == "draw":
-        known = event.tile is not None and event.tile != HIDDEN
-        return f"{event.seat}: draw" + (f" {label(event.tile)}" if known else "")
+        shown = "" if event.tile is None or event.tile == HIDDEN else f" {label(event.tile)}"
+        return f"{event.seat}: draw{shown}"
     return f"{event.seat}: {event.kind}"
 
 
@@ -101,7 +98,7 @@ def dump(rules: Rules, deals: Sequence[Deal], events: Sequence[Event], *, seed: 
     for event in events:
         if event.kind == "end":
             continue
-        moves.append(move_text(event, opening=not opened and event.kind == "play"))
+        moves.append(event_text(event, opening=not opened and event.kind == "play"))
         opened = opened or event.kind == "play"
     data: dict[str, Any] = {"schema": SCHEMA, "rules": rules_json(rules)}
     if seed is not None:
@@ -138,21 +135,17 @@ def _format(data: dict[str, Any]) -> str:
 
 
 # ------------------------------------------------------------------------------ reading
-def _bad(name: str, allowed: str, value: Any) -> ValueError:
-    return ValueError(f"The value for `{name}` must be {allowed}, but {value!r} was passed.")
-
-
 def _rules(data: Any) -> Rules:
     if isinstance(data, Rules):
         return data
     if not isinstance(data, dict):
-        raise _bad("rules", "an object: a preset name with its overrides, or every field", data)
+        raise refuse("rules", "an object: a preset name with its overrides, or every field", data)
     fields = dict(data)
     name = fields.pop("preset", None)
     if name is None:
         return Rules(**fields)
     if name not in PRESETS:
-        raise _bad("rules.preset", "one of " + ", ".join(map(repr, PRESETS)), name)
+        raise refuse("rules.preset", "one of " + ", ".join(map(repr, PRESETS)), name)
     return Rules.preset(name, **fields)
 
 
@@ -166,7 +159,7 @@ def parse_tile(text: Any, rules: Rules, where: str) -> tuple[int, int]:
         return HIDDEN
     match = re.fullmatch(r"\s*(\d+)\s*-\s*(\d+)\s*", text) if isinstance(text, str) else None
     if match is None or max(int(match[1]), int(match[2])) > rules.max_pip:
-        raise _bad(where, f"a tile of the double-{rules.max_pip} set written 'a-b' (or '?' for "
+        raise refuse(where, f"a tile of the double-{rules.max_pip} set written 'a-b' (or '?' for "
                    "one nobody saw)", text)
     a, b = int(match[1]), int(match[2])
     return (min(a, b), max(a, b))
@@ -174,22 +167,22 @@ def parse_tile(text: Any, rules: Rules, where: str) -> tuple[int, int]:
 
 def _deal(data: Any, rules: Rules, where: str) -> Deal:
     if not isinstance(data, dict):
-        raise _bad(where, "an object with `hands` and `boneyard`", data)
+        raise refuse(where, "an object with `hands` and `boneyard`", data)
     hands_in = data.get("hands")
     if not isinstance(hands_in, list) or len(hands_in) != rules.players:
-        raise _bad(f"{where}.hands", f"a list of {rules.players} hands (null for a hand nobody "
+        raise refuse(f"{where}.hands", f"a list of {rules.players} hands (null for a hand nobody "
                    "saw)", hands_in)
     hands = []
     for s, h in enumerate(hands_in):
         h = ["?"] * rules.hand_size if h is None else h
         if not isinstance(h, list) or len(h) != rules.hand_size:
-            raise _bad(f"{where}.hands[{s}]", f"a list of {rules.hand_size} tiles or null", h)
+            raise refuse(f"{where}.hands[{s}]", f"a list of {rules.hand_size} tiles or null", h)
         hands.append([parse_tile(t, rules, f"{where}.hands[{s}]") for t in h])
     size = rules.boneyard_size
     bone_in = data.get("boneyard")
     bone_in = ["?"] * size if bone_in is None else bone_in
     if not isinstance(bone_in, list) or len(bone_in) != size:
-        raise _bad(f"{where}.boneyard", f"a list of the {size} sleeping tiles in draw order, or "
+        raise refuse(f"{where}.boneyard", f"a list of the {size} sleeping tiles in draw order, or "
                    "null", bone_in)
     boneyard = [parse_tile(t, rules, f"{where}.boneyard") for t in bone_in]
     if not rules.can_draw and HIDDEN in boneyard and not any(HIDDEN in h for h in hands):
@@ -200,7 +193,7 @@ def _deal(data: Any, rules: Rules, where: str) -> Deal:
     known = [t for h in hands for t in h if t != HIDDEN] + [t for t in boneyard if t != HIDDEN]
     twice = sorted({label(t) for t in known if known.count(t) > 1})
     if twice:
-        raise _bad(where, "a deal holding each tile at most once", twice)
+        raise refuse(where, "a deal holding each tile at most once", twice)
     return hands, boneyard
 
 
@@ -225,7 +218,8 @@ def _parse_move(text: Any, number: int, rules: Rules) -> tuple[int | None, str, 
 
 class Replay:
     """A hand's moves applied one by one to a reference :class:`GameState` whose unknown tiles are
-    :data:`HIDDEN`: a hidden tile is revealed when its seat plays it or a draw names it."""
+    :data:`HIDDEN`: a hidden tile is revealed when its seat plays it or a draw names it.
+    """
 
     def __init__(self, rules: Rules, hands: list[list[tuple[int, int]]],
                  boneyard: list[tuple[int, int]]) -> None:
@@ -256,10 +250,11 @@ class Replay:
         hand.sort(key=tile_id)
 
     def to_move(self) -> int:
+        """The seat to move (the opener before the opening)."""
         state = self.state
         if state.ends:
             return state.to_move
-        if self.rules.opening == "any":
+        if self.rules.opening == "any" and self.rules.leader is not None:
             return self.rules.leader
         found = highest_double(state.hands, self.rules.max_pip)
         return -1 if found is None else found[0]
@@ -275,7 +270,8 @@ class Replay:
     # -------------------------------------------------------------- applying moves
     def forced(self) -> bool:
         """Apply one draw or knock the rules force on the seat to move, if its tiles are all
-        known and it has no legal move; whether one was applied."""
+        known and it has no legal move; whether one was applied.
+        """
         state = self.state
         if state.over or not state.ends:
             return False
@@ -293,7 +289,7 @@ class Replay:
         state, rules = self.state, self.rules
         if rules.opening == "any":
             seat = rules.leader if seat is None else seat
-            if seat != rules.leader:
+            if seat is None or seat != rules.leader:
                 raise IllegalMoveError(f"seat {rules.leader} leads")
             revealed = self._reveal_in_hand(seat, tile)
             try:
@@ -319,6 +315,7 @@ class Replay:
         return seat
 
     def play(self, seat: int, tile: tuple[int, int], suit: int) -> None:
+        """Play ``tile`` of ``seat`` on ``suit``, revealing it if it was hidden."""
         revealed = self._reveal_in_hand(seat, tile)
         try:
             self.state.play(seat, Move(tile, suit))
@@ -328,6 +325,7 @@ class Replay:
             raise
 
     def draw(self, seat: int, tile: tuple[int, int] | None) -> None:
+        """Draw for ``seat`` (``tile``: the tile the file names, or None)."""
         state = self.state
         if state.over or not state.ends or seat != state.to_move:
             raise IllegalMoveError(f"seat {seat} is not to move")
@@ -336,19 +334,21 @@ class Replay:
             if top == HIDDEN and not self._placed(tile):
                 state.boneyard[0] = tile
             elif top != tile:
-                raise IllegalMoveError(f"the next sleeping tile is {_tile_text(top)}")
+                raise IllegalMoveError(f"the next sleeping tile is {label(top)}")
         state.draw(seat)
 
     def finish(self) -> None:
         """With hidden tiles left in a hand at the end, the points are not known: the end event
-        and the record say None for what the hidden tiles decide."""
+        and the record say None for what the hidden tiles decide.
+        """
         state = self.state
         if not state.over or all(self.known(s) for s in range(self.rules.players)):
             return
         end = state.events[-1]
         pips = tuple(None if not self.known(s) else sum(a + b for a, b in h)
                      for s, h in enumerate(state.hands))
-        won, points = None, None
+        won: int | None = None
+        points: int | None = None
         if state.out_seat >= 0 and self.rules.scoring == "game":
             won, points = score(self.rules, [0] * self.rules.players, state.out_seat)
         elif state.out_seat >= 0:
@@ -394,7 +394,7 @@ def _step(replay: Replay, number: int, text: str) -> None:
                 suit = fits[0]
             if suit is None and not fits:
                 raise IllegalMoveError(f"the {label(tile)} fits no playable end")
-            if suit not in fits:
+            if suit is None or suit not in fits:
                 raise IllegalMoveError(f"the {label(tile)} on {suit} fits no playable end")
             replay.play(seat, tile, suit)
     except IllegalMoveError as error:
@@ -423,21 +423,22 @@ def _legal_text(replay: Replay, seat: int) -> str:
 
 def load(text: str | bytes | dict) -> tuple[Rules, Any, Any, list[Deal], GameState, Replay]:
     """Read a hand file and replay its moves: ``(rules, seed, hand, deals, final state, replay)``
-    (see :meth:`dominosim.HandLog.from_json`)."""
+    (see :meth:`dominosim.HandLog.from_json`).
+    """
     data = json.loads(text) if isinstance(text, (str, bytes)) else text
     if not isinstance(data, dict) or data.get("schema") != SCHEMA:
         got = data.get("schema") if isinstance(data, dict) else type(data).__name__
-        raise _bad("schema", f"{SCHEMA!r}", got)
+        raise refuse("schema", f"{SCHEMA!r}", got)
     unknown = sorted(set(data) - set(KEYS))
     if unknown:
-        raise _bad("keys of a hand file", "among " + ", ".join(map(repr, KEYS)), unknown[0])
+        raise refuse("keys of a hand file", "among " + ", ".join(map(repr, KEYS)), unknown[0])
     rules = _rules(data.get("rules"))
     deals = [_deal(d, rules, f"redeals[{i}]") for i, d in enumerate(data.get("redeals", []))]
     deals.append(_deal(data.get("deal"), rules, "deal"))
     hands, boneyard = deals[-1]
     moves = data.get("moves", [])
     if not isinstance(moves, list):
-        raise _bad("moves", "a list of move strings", moves)
+        raise refuse("moves", "a list of move strings", moves)
     replay = Replay(rules, hands, boneyard)
     for number, move in enumerate(moves, start=1):
         _step(replay, number, move)
@@ -452,11 +453,12 @@ def load(text: str | bytes | dict) -> tuple[Rules, Any, Any, list[Deal], GameSta
 
 def _check_result(state: GameState, result: Any) -> None:
     """A ``result`` given in the file must agree with the moves; it supplies what hidden tiles
-    left unknown (the winning side and points of a hand whose losers' pips nobody saw)."""
+    left unknown (the winning side and points of a hand whose losers' pips nobody saw).
+    """
     if result is None:
         return
     if not isinstance(result, dict) or not state.over:
-        raise _bad("result", "an object with `winning_side`, `points` and `out_seat` for a "
+        raise refuse("result", "an object with `winning_side`, `points` and `out_seat` for a "
                    "hand whose moves reach its end", result)
     for key in ("winning_side", "points", "out_seat"):
         given, found = result.get(key), getattr(state, key)
@@ -465,7 +467,7 @@ def _check_result(state: GameState, result: Any) -> None:
         if found is None:
             setattr(state, key, given)
         elif given != found:
-            raise _bad(f"result.{key}", f"{found!r}, as the moves give", given)
+            raise refuse(f"result.{key}", f"{found!r}, as the moves give", given)
     end = state.events[-1]
     state.events[-1] = Event("end", how=end.how, winning_side=state.winning_side,
                              points=state.points, pips=end.pips)
@@ -477,9 +479,9 @@ def replay_events(rules: Rules, deal: Deal, events: Sequence[Event]) -> Replay:
     for event in events:
         if event.kind == "play":
             if not replay.state.ends:
-                replay.open(event.seat, event.tile)
+                replay.open(event.seat, event.move.tile)
             else:
-                replay.play(event.seat, event.tile, event.suit)
+                replay.play(event.seat, event.move.tile, event.suit)
         elif event.kind == "draw":
             replay.draw(event.seat, event.tile)
         elif event.kind == "knock":
@@ -493,5 +495,5 @@ def has_hidden(deal: Deal) -> bool:
     return any(HIDDEN in h for h in hands) or HIDDEN in boneyard
 
 
-__all__ = ["HIDDEN", "SCHEMA", "Replay", "dump", "has_hidden", "load", "move_text", "n_tiles",
+__all__ = ["HIDDEN", "SCHEMA", "Replay", "dump", "event_text", "has_hidden", "load", "n_tiles",
            "parse_tile", "replay_events", "rules_json"]

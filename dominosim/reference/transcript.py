@@ -24,10 +24,22 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..tiles import label, tile_id
+from ..tiles import HIDDEN, label, tile_id
+from .game import Move
+
+
+def move_text(move: Move) -> str:
+    """A move as players say it and as a hand file and the play command list it: ``'6-4 on 6'``
+    (a lead onto the empty table, suit -1: ``'6-4'``).
+
+    >>> move_text(Move((4, 6), 6)), move_text(Move((6, 6), -1))
+    ('6-4 on 6', '6-6')
+    """
+    return label(move.tile) + ("" if move.suit < 0 else f" on {move.suit}")
 
 
 def game_name(log: Any) -> str:
+    """The game's name as a transcript starts it: ``'Block game'``, ``'Cross game'``..."""
     r = log.rules
     if r.draw == "none":
         name = "Block game"
@@ -48,8 +60,7 @@ def _side_name(log: Any, side: int) -> str:
 
 
 def _hand_text(tiles: list[tuple[int, int]]) -> str:
-    # (-1, -1) is a tile nobody saw, in a typed-in game (dominosim.reference.handfile)
-    return " ".join("?" if t == (-1, -1) else label(t)
+    return " ".join(label(t)
                     for t in sorted(tiles, key=tile_id, reverse=True)) or "(none)"
 
 
@@ -69,7 +80,7 @@ def event_line(rules: Any, e: Any, *, first: bool = False, show_draw: bool = Tru
         stitch = " Stitch-up!" if e.stitch_up else ""
         return f"Seat {e.seat} plays {label(e.tile)} on a {e.suit}.{stitch}  {ends}"
     if e.kind == "draw":
-        seen = show_draw and e.tile is not None and e.tile != (-1, -1)
+        seen = show_draw and e.tile is not None and e.tile != HIDDEN
         return f"Seat {e.seat} cannot play and draws {label(e.tile) if seen else 'a tile'}."
     lacks = " or ".join(map(str, e.suits))
     return f"Seat {e.seat} knocks (holds no {lacks})."

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numba
+import pandas as pd
 
 from ..reference.game import IllegalMoveError
 from ..rules import Rules
@@ -85,11 +86,13 @@ def check_strategy(strategy: Any, rules: Rules | list[Rules] | None = None, n_ha
         try:
             first = simulate(r, lineup, n_hands, seed, engine="reference")
             again = simulate(r, lineup, n_hands, seed, engine="reference")
+            assert isinstance(first, pd.DataFrame)  # keep="rows"
             if not first.equals(again):
                 problems.append(f"Replaying the same hands of {r} gave different records: the "
                                 "strategy uses randomness other than its stream.")
             if compiled:
                 fast = simulate(r, lineup, n_hands, seed, engine="fast")
+                assert isinstance(fast, pd.DataFrame)
                 if not fast.equals(first):
                     problems.append(f"The compiled and reference engines disagree on {r}.")
         except IllegalMoveError as error:

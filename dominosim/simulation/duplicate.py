@@ -97,7 +97,8 @@ def _check_strategy(param: str, strategy: Any, engine: str) -> Any:
 # ---------------------------------------------------------------------------------- playing
 def _side_results(rules: Rules, frame: pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:
     """Per hand and side: the score (1 win, 0 loss, a tie shared by the tied sides:
-    :func:`dominosim.stats.side_shares`) and points."""
+    :func:`dominosim.stats.side_shares`) and points.
+    """
     winner = frame["winning_side"].to_numpy().astype(np.int64)
     won = winner >= 0
     scores = side_shares(frame, rules.players, rules.partnerships)
@@ -281,7 +282,8 @@ class Comparison:
 
     def __repr__(self) -> str:
         """Two lines: who, on what, the paired win-rate difference and the variance reduction
-        (:meth:`summary` has the whole table)."""
+        (:meth:`summary` has the whole table).
+        """
         diff = self.row("win_rate_diff")
         return (f"Comparison A={self.a!r} vs B={self.b!r}, {self.n_deals:,} deals (seed "
                 f"{self.seed}) of {self.rules!r}:\n  win_rate_diff {diff.estimate:+.4f} "
@@ -593,7 +595,8 @@ class Tournament:
 
     def __repr__(self) -> str:
         """Two lines: the strategies, the deals and the ratings, best first (:meth:`summary`
-        has the tables)."""
+        has the tables).
+        """
         ratings = ", ".join(f"{r.strategy} {r.rating:+.3f}" for r in self.ratings.itertuples())
         return (f"Tournament of {', '.join(map(repr, self.strategies))}, {self.n_deals:,} deals "
                 f"(seed {self.seed}) of {self.rules!r}:\n  Bradley-Terry ratings {ratings}")
@@ -684,6 +687,7 @@ def tournament(rules: Rules, strategies: Any, n_deals: int, seed: int = 0, *,
         for i, j in pairs:
             c = _compare(rules, strats[i], strats[j], n_deals, seed, engine, n_jobs, confidence,
                          True, progress_bar.update)
+            assert c.deals is not None  # kept: the argument True above
             per_deal.append(plays * (1 + c.deals["win_rate_diff"].to_numpy()) / 2)
             comparisons[labels[i], labels[j]] = dataclasses.replace(c, a=labels[i], b=labels[j],
                                                                     deals=None)

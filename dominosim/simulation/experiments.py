@@ -58,7 +58,7 @@ from ..analysis.common import Facts, collect, side_scores
 from ..analysis.uncertainty import luck_share
 from ..checks import check_confidence, check_fraction, refuse
 from ..progress import bar, want_progress
-from ..reference.game import GameState, Move
+from ..reference.game import GameState
 from ..reference.hand import HandLog
 from ..rules import Rules
 from ..strategies.sampler import count_consistent
@@ -79,13 +79,13 @@ def _turn_states(log: HandLog) -> Iterable[GameState]:
     if rules.opening == "highest_double":
         state.open_with_highest_double()
     else:
-        state.lead(Move(events[0].tile, events[0].suit))
+        state.lead(events[0].move)
     new_turn = True
     for e in events[1:]:
         if new_turn:
             yield state
         if e.kind == "play":
-            state.play(e.seat, Move(e.tile, e.suit))
+            state.play(e.seat, e.move)
         elif e.kind == "draw":
             state.draw(e.seat)
         else:
@@ -128,7 +128,7 @@ def hand_uncertainty(logs: Any, *, entropy: bool = True) -> pd.DataFrame:
         logs = [logs]
     if not isinstance(entropy, bool):
         raise refuse("entropy", "True or False", entropy)
-    rows = []
+    rows: list[dict[str, Any]] = []
     for log in logs:
         if not isinstance(log, HandLog):
             raise refuse("logs", "a HandLog or a list of them (from dominosim.replay)",
@@ -374,7 +374,8 @@ def block_draw_uncertainty(*, players: Sequence[int] = (2, 3, 4), n_hands: int =
     from . import play as api
 
     confidence = check_confidence(confidence)
-    rows, turn_frames = [], []
+    rows: list[dict[str, Any]] = []
+    turn_frames: list[pd.DataFrame] = []
     work = len(players) * 2 * n_hands * (1 + plays) + (len(voi or {}) * voi_deals * 2)
     show = want_progress(progress, work=work, long=api.LONG_HANDS["reference"])
     with bar(total=len(players) * 2, desc="block vs draw", unit="row", unit_scale=False,
@@ -467,6 +468,7 @@ def perfect_information_ceiling(rules: Rules, seed: int = 0, *, pimc: str = "pim
                 hands, boneyard = deal(rules, hand_key(seed, h))[-1]
                 solved.append(float(solve(Position.from_deal(rules, hands, boneyard)).value))
             hands_df = simulate(rules, pimc, n_hands=batch, seed=seed, start=start)
+            assert isinstance(hands_df, pd.DataFrame)  # keep="rows"
             side = hands_df["opener"].map(rules.side_of)
             won = hands_df["winning_side"]
             played += np.where(won < 0, 0.5, (won == side).astype(float)).tolist()

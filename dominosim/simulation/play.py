@@ -47,6 +47,7 @@ POLL_SECONDS = 0.25
 
 
 def check_rules(rules: Any) -> Rules:
+    """``rules`` if it is a :class:`~dominosim.Rules`, else the error."""
     if not isinstance(rules, Rules):
         raise ValueError(f"The value for `rules` must be a dominosim.Rules (for example "
                          f"Rules.preset('block', players=4)), but {rules!r} was passed.")
@@ -54,6 +55,7 @@ def check_rules(rules: Any) -> Rules:
 
 
 def check_count(name: str, value: Any, low: int = 0) -> int:
+    """``value`` as an int if it is an integer of at least ``low``, else the error naming ``name``."""
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)) or \
             value < low:
         raise ValueError(f"The value for `{name}` must be an integer of {low} or more, "
@@ -117,6 +119,7 @@ def _interruptibly(call: Callable, *args: Any) -> Any:
 
 
 def check_engine(engine: str) -> str:
+    """``engine`` if it is one of :data:`ENGINES`, else the error."""
     if engine not in ENGINES:
         raise ValueError(f"The value for `engine` must be one of "
                          f"{', '.join(map(repr, ENGINES))}, but {engine!r} was passed.")

@@ -64,20 +64,23 @@ def _playout_values(world: Position, moves, strategies, sample_key: int) -> tupl
         rngs = [Stream(mix64(sample_key + 7919 * (s + 1))) for s in range(rules.players)]
         while not state.over:
             take_turn(state, strategies, rngs)
-        won = state.winning_side
+        won, scored = state.winning_side, state.points
+        assert won is not None and scored is not None  # every tile of a world is known
         wins.append(0.5 if won < 0 else float(won == side))
-        points.append(0 if won < 0 else (state.points if won == side else -state.points))
+        points.append(0 if won < 0 else (scored if won == side else -scored))
     return wins, points
 
 
 class _Worlds:
     """The compiled ``pimc`` worlds of one analysis: the position's arrays and a search scratch
-    with a solver's stack per thread (kept between analyses of the same rules)."""
+    with a solver's stack per thread (kept between analyses of the same rules).
+    """
 
     _scratch: dict[tuple, list] = {}
 
     def __init__(self, state: GameState, seat: int, moves, seed: int, n_jobs: int,
                  models: np.ndarray | None = None) -> None:
+        from ..fast.core.board import PUB_COLS
         from ..fast.core.params import rule_params
         from ..fast.core.shape import Shape
         from ..fast.search.solve import OBJ_POINTS, OBJ_WIN
@@ -88,7 +91,7 @@ class _Worlds:
 
         rules = self.rules = state.rules
         self.core, self.rp = Shape.searching(rules), rule_params(rules)
-        self.pub = np.zeros((max_events(rules), 4), dtype=np.int64)
+        self.pub = np.zeros((max_events(rules), PUB_COLS), dtype=np.int64)
         self.board, self.n_pub = position_board(view_of(state, seat), self.pub)
         self.moves = np.zeros((2, 2 * rules.n_tiles), dtype=np.int64)
         self.moves[0, :len(moves)] = [tile_id(m.tile) for m in moves]
@@ -104,19 +107,21 @@ class _Worlds:
                                             table_states(rules), TABLE_BITS))
         self.pool = pool[:n_jobs]
         from ..fast.search.infer import set_models
-        from ..fast.search.worlds import set_root  # the consistent-deal table, once per thread
+        from ..fast.search.worlds import Decision, set_root
         from ..strategies.search import INFER_CANDIDATES
 
         if models is None:
             models = np.full(rules.players, -1, dtype=np.int64)
         for ss in self.pool:
             set_models(models, seat, INFER_CANDIDATES, ss.infer)
-        self.status = min(int(set_root(self.rp, seat, self.board, self.pub, self.n_pub, False, ss,
-                                       self.seed)) for ss in self.pool)
+        self.decision = Decision(seat, self.n, self.moves, self.board, self.pub, self.n_pub)
+        # the consistent-deal table, once per thread
+        self.status = min(int(set_root(self.rp, self.decision, False, ss, self.seed))
+                          for ss in self.pool)
 
     def values(self, k0: int, k1: int) -> tuple[np.ndarray, np.ndarray]:
         """``(win, points)`` of every move in worlds ``k0 <= k < k1`` (a row per world)."""
-        from ..fast.search.pimc import world_values
+        from ..fast.search.pimc import Worlds, world_values
         from ..strategies.search import search_error
 
         if self.status < 0:
@@ -128,9 +133,9 @@ class _Worlds:
         def run(i: int) -> None:
             a, b = int(cuts[i]), int(cuts[i + 1])
             if b > a:  # each thread its own scratch and its own rows of the output
-                status[i] = world_values(self.core, self.rp, self.seat, self.n, self.moves,
-                                         self.board, self.pool[i], self.seed, a, b,
-                                         self.objectives, out[a - k0:b - k0])
+                worlds = Worlds(self.seed, a, b, self.objectives)
+                status[i] = world_values(self.core, self.rp, self.decision, self.pool[i], worlds,
+                                         out[a - k0:b - k0])
 
         threads = [threading.Thread(target=run, args=(i,), daemon=True)
                    for i in range(1, len(self.pool))]

@@ -51,6 +51,7 @@ from ..reference.game import (
     is_blocked,
     is_stitch_up,
     legal_moves,
+    may_draw,
     next_seat,
     opening_ends,
     playable_ends,
@@ -151,7 +152,8 @@ class _Game:
         """The open ends as a state key: in order under fill-first (the opening's arms are the
         first ends), else as a multiset (sorted): where a tile goes then changes only which of
         equal ends it covers, and nothing that follows depends on the order (the styles read the
-        suits left showing as a set)."""
+        suits left showing as a set).
+        """
         return tuple(ends) if self.rules.fill_opening_first else tuple(sorted(ends))
 
     def view(self, hands, ends, bone, seat: int, lacks, plays) -> SeatView:
@@ -160,7 +162,8 @@ class _Game:
         lack (empty when no seat of the line-up reads them), and a history of the plays alone,
         each seat's in tile order (empty when no seat reads it). The order of the plays, the
         draws, the knocks and the opener are not kept: no built-in style reads them
-        (``tests/test_exact_styles.py`` checks every style's choice against the full view)."""
+        (``tests/test_exact_styles.py`` checks every style's choice against the full view).
+        """
         rules = self.rules
         p = rules.players
         playable = set(playable_ends(rules, ends))
@@ -170,11 +173,12 @@ class _Game:
             playable=tuple(i in playable for i in range(len(ends))), history=history,
             tile_counts=tuple(len(h) for h in hands), boneyard_size=len(bone),
             known_lacks=lacks if lacks is not None else (frozenset(),) * p, opener=-1,
-            layout=tuple(ends))
+            layout=tuple(ends), to_move=seat)
 
     def choices(self, moves: list, hands, ends, bone, seat: int, lacks, plays) -> list:
         """The moves ``seat`` may make, each equally likely: all of them for ``random``, the
-        style's one choice otherwise (a single legal move is played without asking)."""
+        style's one choice otherwise (a single legal move is played without asking).
+        """
         style = self.styles[seat]
         if style is None or len(moves) == 1:
             return moves
@@ -202,7 +206,8 @@ class _Game:
     def after_play(self, hands, ends, bone, seat: int, tile, suit: int, lacks=None,
                    plays=None) -> tuple:
         """The rest of the hand from the play of ``tile`` on ``suit`` by ``seat`` on (``lacks``
-        and ``plays`` as :meth:`start` gives them: None when the line-up reads neither)."""
+        and ``plays`` as :meth:`start` gives them: None when the line-up reads neither).
+        """
         hands = tuple(tuple(t for t in h if t != tile) if s == seat else h
                       for s, h in enumerate(hands))
         new_ends, _ = ends_after(self.rules, ends, Move(tile, suit))
@@ -228,7 +233,7 @@ class _Game:
             return _mean([self.after_play(hands, ends, bone, seat, m.tile, m.suit, lacks, plays)
                           for m in moves])
         drawable = max(0, len(bone) - rules.boneyard_keep) if rules.can_draw else 0
-        if drawable > 0 and (rules.draw == "until_playable" or not drew):
+        if may_draw(rules, drawable, drew):
             # a draw tells the table nothing of the hand the seat now holds
             after = _with(lacks, seat, frozenset())
             children = []
@@ -357,6 +362,7 @@ def exact(rules: Rules, strategies: str | Sequence[str] = "random", *,
         found = highest_double(hands, rules.max_pip)
         no_double += found is None
         if rules.opening == "any":
+            assert rules.leader is not None  # Rules sets it under opening='any'
             seat = rules.leader
             leads = game.choices([Move(t, -1) for t in hands[seat]], hands, (), bone, seat,
                                  *game.start())

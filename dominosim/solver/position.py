@@ -25,28 +25,21 @@ from __future__ import annotations
 
 import copy
 import numbers
-from dataclasses import dataclass
 from typing import Any
 
-from ..reference.game import Event, GameState, IllegalMoveError, Move, highest_double
+from ..reference.game import (
+    Event,
+    GameState,
+    IllegalMoveError,
+    Move,
+    highest_double,
+    opens_with_double,
+)
 from ..rules import Rules
-from ..tiles import label, pips
+from ..strategies.view import SeatView, view_of
+from ..tiles import HIDDEN, label, pips
 
 __all__ = ["Position", "SeatView", "position_of"]
-
-
-@dataclass(frozen=True)
-class SeatView:
-    """What one seat sees of a :class:`Position`: its own tiles, every seat's tile count, the
-    boneyard's size, the open ends and the public history (other seats' drawn tiles hidden)."""
-
-    seat: int
-    hand: tuple[tuple[int, int], ...]
-    tile_counts: tuple[int, ...]
-    boneyard_size: int
-    ends: tuple[int, ...]
-    history: tuple[Event, ...]
-    to_move: int
 
 
 class Position:
@@ -102,7 +95,7 @@ class Position:
             raise ValueError(f"The value for `hands` and `boneyard` must hold each tile once, but "
                              f"{twice} appear more than once.")
         state = GameState.from_deal(rules, hands, boneyard)
-        if rules.opening == "highest_double" and highest_double(state.hands, rules.max_pip) is None:
+        if opens_with_double(rules) and highest_double(state.hands, rules.max_pip) is None:
             raise ValueError("The value for `hands` must give some seat a double under "
                              "opening='highest_double' (the deal would be redealt), but none holds "
                              "one.")
@@ -110,11 +103,12 @@ class Position:
 
     def after(self, move: Move | tuple) -> Position:
         """The position after the seat to move plays ``move`` (the opening included), and then
-        draws and knocks the rules force until a seat has a choice or the hand ends."""
+        draws and knocks the rules force until a seat has a choice or the hand ends.
+        """
         state = copy.deepcopy(self._state)
         move = Move(*move)
         if not state.ends:
-            if self.rules.opening == "any":
+            if not opens_with_double(self.rules):
                 state.lead(move)
             else:
                 forced = state.open_with_highest_double()
@@ -125,29 +119,35 @@ class Position:
         return Position(_settled(state))
 
     def settled(self) -> Position:
-        """This position after the draws and knocks the rules force on the seat to move (itself
-        when the seat to move has a legal move, the hand is over or not yet opened)."""
+        """The position after the draws and knocks the rules force on the seat to move (itself
+        when the seat to move has a legal move, the hand is over or not yet opened).
+        """
         return Position(_settled(copy.deepcopy(self._state)))
 
     # ------------------------------------------------------------------ what it holds
     @property
     def rules(self) -> Rules:
+        """The rules of the hand."""
         return self._state.rules
 
     @property
     def hands(self) -> tuple[tuple[tuple[int, int], ...], ...]:
+        """Every seat's tiles."""
         return tuple(tuple(h) for h in self._state.hands)
 
     @property
     def boneyard(self) -> tuple[tuple[int, int], ...]:
+        """The sleeping tiles in draw order."""
         return tuple(self._state.boneyard)
 
     @property
     def ends(self) -> tuple[int, ...]:
+        """The suit showing on every open end, in the order the ends were opened."""
         return self._state.ends_suits()
 
     @property
     def history(self) -> tuple[Event, ...]:
+        """Every play, draw and knock so far."""
         return tuple(e for e in self._state.events if e.kind != "end")
 
     @property
@@ -157,6 +157,7 @@ class Position:
 
     @property
     def over(self) -> bool:
+        """Whether the hand is over."""
         return self._state.over
 
     @property
@@ -166,45 +167,50 @@ class Position:
 
     @property
     def to_move(self) -> int:
+        """The seat whose turn it is (the opener before the opening; -1 once the hand is over)."""
         state = self._state
         if state.over:
             return -1
         if not state.ends:
-            if self.rules.opening == "any":
+            if not opens_with_double(self.rules) and self.rules.leader is not None:
                 return self.rules.leader
-            return highest_double(state.hands, self.rules.max_pip)[0]
+            found = highest_double(state.hands, self.rules.max_pip)
+            return -1 if found is None else found[0]  # a deal without a double is refused
         return state.to_move
 
     @property
-    def outcome(self) -> tuple[int, int] | None:
-        """``(winning side, points)`` once the hand is over (-1: a tie), None before."""
+    def outcome(self) -> tuple[int | None, int | None] | None:
+        """``(winning side, points)`` once the hand is over (-1: a tie; None where hidden tiles
+        of a typed-in game decide), None before.
+        """
         return (self._state.winning_side, self._state.points) if self._state.over else None
 
     def legal_moves(self) -> list[Move]:
         """The distinct legal moves of the seat to move in canonical order: the opening (the highest
         double, or any tile of the leader with suit -1), or its plays (empty when it must draw or
-        knock, or the hand is over)."""
+        knock, or the hand is over).
+        """
         state = self._state
         if state.over:
             return []
-        if not state.ends and self.rules.opening == "highest_double":
-            seat, tile = highest_double(state.hands, self.rules.max_pip)
-            return [Move(tile, tile[0])]
+        if not state.ends and opens_with_double(self.rules):
+            found = highest_double(state.hands, self.rules.max_pip)
+            return [] if found is None else [Move(found[1], found[1][0])]
         return state.legal_moves(self.to_move)
 
     def view(self, seat: int) -> SeatView:
-        """What ``seat`` sees: its own tiles, the tile counts, the boneyard's size, the open ends
-        and the public history (other seats' drawn tiles hidden)."""
+        """What ``seat`` sees (:class:`dominosim.SeatView`, as a strategy sees it): its own tiles,
+        the tile counts, the boneyard's size, the open ends and the public history (other seats'
+        drawn tiles hidden).
+        """
         if not isinstance(seat, int) or not 0 <= seat < self.rules.players:
             raise ValueError(f"The value for `seat` must be a seat from 0 to "
                              f"{self.rules.players - 1}, but {seat!r} was passed.")
-        state = self._state
-        seen = tuple(e for e in state.seen[seat] if e.kind != "end")
-        return SeatView(seat, tuple(state.hands[seat]), tuple(len(h) for h in state.hands),
-                        len(state.boneyard), self.ends, seen, self.to_move)
+        return view_of(self._state, seat, to_move=self.to_move)
 
     # ------------------------------------------------------------------ display
     def __str__(self) -> str:
+        """The text board: the rules, the table, every hand and the boneyard."""
         rules, state = self.rules, self._state
         lines = [f"{rules!r}"]
         lines.append("table: " + (" ".join(str(s) for s in self.ends) + " showing, "
@@ -212,30 +218,24 @@ class Position:
                                   if self.ends else "empty (before the opening)"))
         for s, hand in enumerate(state.hands):
             mark = " <- to move" if s == self.to_move else ""
-            tiles = " ".join(_shown(t) for t in hand) or "(out)"
-            spots = "?" if _HIDDEN in hand else sum(pips(t) for t in hand)
+            tiles = " ".join(label(t) for t in hand) or "(out)"
+            spots = "?" if HIDDEN in hand else sum(pips(t) for t in hand)
             lines.append(f"seat {s} (side {rules.side_of(s)}, {len(hand)} tiles, "
                          f"{spots} pips): {tiles}{mark}")
         if rules.can_draw or state.boneyard:
             lines.append(f"boneyard ({len(state.boneyard)}, in draw order): "
-                         + (" ".join(_shown(t) for t in state.boneyard) or "empty"))
+                         + (" ".join(label(t) for t in state.boneyard) or "empty"))
         if state.over:
-            side, points = self.outcome
+            side, points = state.winning_side, state.points
             lines.append(f"over ({state.how}): " + (
                 "the winner not known" if side is None else "a tie" if side < 0
                 else f"side {side} wins {'?' if points is None else points} points"))
         return "\n".join(lines)
 
     def __repr__(self) -> str:
+        """One line: the rules, the tiles down and the seat to move."""
         return (f"Position({self.rules!r}, {sum(e.kind == 'play' for e in self._state.events)} "
                 f"tiles down, to move: {self.to_move})")
-
-
-_HIDDEN = (-1, -1)  # a tile nobody saw, in a typed-in game (dominosim.reference.handfile)
-
-
-def _shown(tile: tuple[int, int]) -> str:
-    return "?" if tile == _HIDDEN else label(tile)
 
 
 def _tile(rules: Rules, tile: Any, name: str) -> tuple[int, int]:
@@ -252,7 +252,8 @@ def _tile(rules: Rules, tile: Any, name: str) -> tuple[int, int]:
 
 def _settled(state: GameState) -> GameState:
     """Apply the draws and knocks the rules force on the seat to move (the reference engine's own
-    operations) until a seat has a legal move or the hand ends."""
+    operations) until a seat has a legal move or the hand ends.
+    """
     while state.ends and not state.over and not state.legal_moves(state.to_move):
         if state.may_draw(state.to_move):
             state.draw(state.to_move)
@@ -288,7 +289,7 @@ def position_of(log: Any, k: int) -> Position:
     for event in log.events[:k]:
         if event.kind == "play":
             if not state.ends:
-                if log.rules.opening == "any":
+                if not opens_with_double(log.rules):
                     state.lead(Move(event.tile, -1))
                 else:
                     state.open_with_highest_double()

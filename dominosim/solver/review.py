@@ -18,16 +18,13 @@ from ..checks import refuse
 from ..progress import bar, want_progress
 from ..reference.game import Move
 from ..reference.hand import HandLog
-from ..reference.handfile import HIDDEN, has_hidden
-from ..tiles import label
+from ..reference.handfile import has_hidden
+from ..reference.transcript import move_text
+from ..tiles import HIDDEN
 
 COLUMNS = ("decision", "event", "position", "tiles_down", "legal_moves", "made", "best", "made_win",
            "best_win", "win_lost", "made_points", "best_points", "points_lost", "samples",
            "solved_best", "solved_value", "solved_made", "solved_lost")
-
-
-def _move_text(move: Move) -> str:
-    return label(move.tile) + ("" if move.suit < 0 else f" on {move.suit}")
 
 
 def decisions(log: HandLog, seat: int) -> list[int]:
@@ -148,14 +145,14 @@ def _decision(log: HandLog, seat: int, number: int, k: int, hidden: bool, analyz
               solve: Any, options: dict[str, Any]) -> dict[str, Any]:
     position = log.position(k)
     event = log.events[k]
-    made = Move(event.tile, event.suit)
+    made = event.move
     table = analyze(position, seat, **options)
     moves = [Move(t, s) for t, s in zip(table["tile"], table["suit"], strict=True)]
     at, best = moves.index(made), int(table["best"].to_numpy().argmax())
     win, points = table["win"].to_numpy(), table["points"].to_numpy()
     row = {"decision": number, "event": k, "position": position,
            "tiles_down": sum(e.kind == "play" for e in log.events[:k]),
-           "legal_moves": len(moves), "made": _move_text(made), "best": _move_text(moves[best]),
+           "legal_moves": len(moves), "made": move_text(made), "best": move_text(moves[best]),
            "made_win": win[at], "best_win": win[best], "win_lost": max(0.0, win[best] - win[at]),
            "made_points": points[at], "best_points": points[best],
            "points_lost": points[best] - points[at], "samples": table.attrs["samples"],
@@ -166,7 +163,7 @@ def _decision(log: HandLog, seat: int, number: int, k: int, hidden: bool, analyz
         by_move = {Move(t, s): v for t, s, v in zip(solution.moves["tile"],
                                                     solution.moves["suit"],
                                                     solution.moves["value"], strict=True)}
-        row.update(solved_best=" / ".join(_move_text(m) for m in solution.best),
+        row.update(solved_best=" / ".join(move_text(m) for m in solution.best),
                    solved_value=float(solution.value), solved_made=float(by_move[made]),
                    solved_lost=float(solution.value) - float(by_move[made]))
     return row

@@ -30,7 +30,7 @@ import numpy as np
 import pandas as pd
 
 from ..checks import refuse
-from ..reference.game import GameState, Move, highest_double
+from ..reference.game import GameState, Move, highest_double, opens_with_double
 from ..tiles import label, tile_id
 from .position import Position
 
@@ -72,6 +72,7 @@ class Solution:
     nodes: int = 0
 
     def __repr__(self) -> str:
+        """One line: the value and the best moves."""
         best = ", ".join(f"{label(m.tile)} on {m.suit}" for m in self.best) or "none"
         return (f"Solution(value={self.value} ({self.objective}) for side "
                 f"{self.position.rules.side_of(max(self.position.to_move, 0))}, best: {best}, "
@@ -90,39 +91,24 @@ def _stack(rules, core, table_bits: int):
 
 def load_root(state: GameState, stack, rp) -> None:
     """Write the reference state ``state`` into level 0 of the solver's stack."""
-    from ..fast.core import board as fb
+    from ..fast.core.board import board_of
 
-    stack.hands[0].fill(0)
-    for s, hand in enumerate(state.hands):
-        for tile in hand:
-            t = tile_id(tile)
-            stack.hands[0, s, t >> 6] |= np.uint64(1) << np.uint64(t & 63)
-        stack.counts[0, s] = len(hand)
-        stack.pips[0, s] = sum(a + b for a, b in hand)
-    stack.ends[0].fill(0)
-    stack.arms[0].fill(False)
-    stack.suit_count[0].fill(0)
-    at = stack.at[0]
-    at.fill(0)
-    mask = 0
-    for i, end in enumerate(state.ends):
-        stack.ends[0, i], stack.arms[0, i] = end.suit, end.empty_arm
-        stack.suit_count[0, end.suit] += 1
-        mask |= 1 << end.suit
-    for i, tile in enumerate(state.boneyard):
-        stack.bone[i] = tile_id(tile)
-    at[fb.N_ENDS], at[fb.N_EMPTY] = len(state.ends), sum(e.empty_arm for e in state.ends)
-    at[fb.SUIT_MASK] = mask
-    at[fb.OPEN_SUIT] = state.opening_tile[0] if state.opening_tile else 0
-    at[fb.BONE_POS], at[fb.BONE_END] = 0, len(state.boneyard)
-    at[fb.KNOCKED] = sum(1 << s for s in state.knocked_since_play)
-    at[fb.OUT] = -1
-    at[fb.PLAYS] = sum(e.kind == "play" for e in state.events)
-    at[fb.KNOCKS] = sum(e.kind == "knock" for e in state.events)
-    at[fb.DRAWS] = sum(e.kind == "draw" for e in state.events)
-    at[fb.OPENER] = state.opener
-    at[fb.OPENING] = tile_id(state.opening_tile) if state.opening_tile else 0
-    at[fb.SEAT] = state.to_move
+    rules = state.rules
+    board = board_of(
+        rules.players, rules.n_tiles,
+        {s: [tile_id(t) for t in hand] for s, hand in enumerate(state.hands)},
+        [(end.suit, end.empty_arm) for end in state.ends], [tile_id(t) for t in state.boneyard],
+        open_suit=state.opening_tile[0] if state.opening_tile else 0,
+        knocked=sum(1 << s for s in state.knocked_since_play),
+        plays=sum(e.kind == "play" for e in state.events),
+        knocks=sum(e.kind == "knock" for e in state.events),
+        draws=sum(e.kind == "draw" for e in state.events), opener=state.opener,
+        opening=tile_id(state.opening_tile) if state.opening_tile else 0, seat=state.to_move)
+    for name, value in board._asdict().items():
+        if name == "bone":  # one boneyard for every level
+            stack.bone[:] = value
+        else:
+            getattr(stack, name)[0] = value
 
 
 def solve(position: Position, objective: str = "win", *, max_nodes: int = DEFAULT_MAX_NODES,
@@ -197,9 +183,12 @@ def solve_state(state: GameState, moves: list[Move], objective: str,
     opens): each move's value to its side (``win``: 2 a win, 1 a tie, 0 a loss; ``win_points``,
     the ``pimc`` strategy's objective: ``win * WIN_UNIT + points``, see
     :mod:`dominosim.fast.search.solve`) and the nodes visited. Arguments are not checked (see
-    :func:`solve`)."""
+    :func:`solve`).
+    """
     from ..fast.core.params import rule_params
     from ..fast.core.shape import Shape
+    from ..fast.core.status import NO_RULE, OK
+    from ..fast.core.turn import rule_status
     from ..fast.search.solve import (
         C_LIMIT,
         C_NODES,
@@ -214,12 +203,14 @@ def solve_state(state: GameState, moves: list[Move], objective: str,
         OBJ_WIN_POINTS,
         solve_root,
     )
+    from ..strategies.search import search_error
 
     rules = state.rules
     if not state.ends:
-        kind = KIND_LEAD if rules.opening == "any" else KIND_DOUBLE
-        seat = rules.leader if rules.opening == "any" else highest_double(state.hands,
-                                                                          rules.max_pip)[0]
+        kind = KIND_DOUBLE if opens_with_double(rules) else KIND_LEAD
+        found = highest_double(state.hands, rules.max_pip)
+        seat = rules.leader if kind == KIND_LEAD else None if found is None else found[0]
+        assert seat is not None, "the seat to open is known: solve() checks the position"
     else:
         kind, seat = KIND_PLAY, state.to_move
     key = (rules, table_bits)
@@ -228,6 +219,8 @@ def solve_state(state: GameState, moves: list[Move], objective: str,
     core, rp = _PARAMS[key]
     stack = _stack(rules, core, table_bits)
     load_root(state, stack, rp)
+    if rule_status(rp, stack.pips[0]) != OK:
+        raise ValueError(search_error(rules, NO_RULE))
     _SALT[0] = (_SALT[0] + 1) % (1 << 62)
     ctl = stack.ctl
     ctl[:] = 0

@@ -78,7 +78,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from math import factorial
 
-from ..reference.game import layouts_before, playable_suits
+from ..reference.game import layouts_before, opens_with_double, playable_suits
 from ..rng import Stream
 from ..tiles import n_tiles, tile_id, tile_of
 from .view import SeatView
@@ -120,13 +120,13 @@ def _read_history(view: SeatView) -> _Reading:
     draws: list[tuple[int, Tile | None]] = []
     for e, (ev, ends) in enumerate(layouts_before(rules, view.history)):
         if ev.kind == "play":
-            if not plays and rules.opening == "highest_double":
+            if not plays and opens_with_double(rules):
                 # the opener led the highest double: no seat was dealt a higher one
-                d = ev.tile[0]
+                d = ev.move.tile[0]
                 higher = frozenset((x, x) for x in range(d + 1, rules.max_pip + 1))
                 for s in others:
                     constraints[s].append((-0.5, higher))
-            plays.append((ev.seat, ev.tile, e))
+            plays.append((ev.seat, ev.move.tile, e))
         elif ev.kind == "draw":
             if ev.seat != me:
                 # a forced draw: the hand before it held no tile of a playable suit
@@ -150,7 +150,8 @@ def _played_allowed(tile: Tile, when: int, slot: _Slot,
 
 def _below(rng: Stream, n: int) -> int:
     """A uniform integer in ``0 .. n - 1``, exactly, for any ``n >= 1`` (rejection on 64-bit
-    chunks: each round succeeds with probability above 1/2)."""
+    chunks: each round succeeds with probability above 1/2).
+    """
     if n == 1:
         return 0
     bits = (n - 1).bit_length()
@@ -313,9 +314,10 @@ class DealSampler:
 
     def sample(self, rng: Stream) -> tuple[list[list[Tile]], list[Tile]]:
         """Every seat's current hand (the viewer's own in place) and the boneyard in a uniform
-        order; see :func:`sample_hidden`."""
+        order; see :func:`sample_hidden`.
+        """
         by_place, sleeping = self._assign(rng)
-        hands = [[] for _ in range(self.view.rules.players)]
+        hands: list[list[Tile]] = [[] for _ in range(self.view.rules.players)]
         hands[self.view.seat] = list(self.view.hand)
         # unseen tiles placed in a slot are held now; the other items were played since
         unseen = {t for t, sleeps in zip(self._items, self._sleeps, strict=True) if sleeps}
@@ -328,7 +330,8 @@ class DealSampler:
 
     def sample_deal(self, rng: Stream) -> tuple[list[list[Tile]], list[Tile]]:
         """A whole deal (every seat's dealt hand, the boneyard in draw order) on which the public
-        history replays exactly as the viewer saw it; uniform over the consistent ones."""
+        history replays exactly as the viewer saw it; uniform over the consistent ones.
+        """
         by_place, sleeping = self._assign(rng)
         rules, me = self.view.rules, self.view.seat
         hands: list[list[Tile]] = [[] for _ in range(rules.players)]

@@ -170,24 +170,27 @@ class SearchStrategy:
         return TABLE_BITS if self.kind in ("pimc", "epimc") else 0
 
     def __repr__(self) -> str:
+        """The strategy's name, as a line-up writes it."""
         return f"SearchStrategy({self.name!r})"
 
     def _arrays(self, rules: Rules) -> tuple:
         if rules not in self._scratch:
+            from ..fast.core.board import PUB_COLS
             from ..fast.search.worlds import make_search_scratch
 
             self._scratch[rules] = (
                 make_search_scratch(rules.n_tiles, rules.players, max_events(rules), self.nodes,
                                     table_states(rules), self.table_bits),
-                np.zeros((max_events(rules), 4), dtype=np.int64))
+                np.zeros((max_events(rules), PUB_COLS), dtype=np.int64))
         return self._scratch[rules]
 
     def choose(self, view: SeatView, moves: Sequence[Move], rng: Stream) -> Move:
+        """The move whose sampled play-outs score best (the lead under ``opening='any'``: as ``bully``)."""
         if moves[0].suit < 0:  # the lead under opening='any'
             return max(moves, key=heaviest_move)
         from ..fast.core.params import rule_params
         from ..fast.core.shape import Shape
-        from ..fast.search.search import decide
+        from ..fast.search.search import Budget, Decision, decide
 
         rules = view.rules
         ss, pub = self._arrays(rules)
@@ -201,9 +204,9 @@ class SearchStrategy:
         models = np.array(self.models or [-1] * rules.players, dtype=np.int64)
         set_models(models, view.seat, self.infer, ss.infer)
         state = np.array([rng._state], dtype=np.uint64)
-        k = int(decide(Shape.searching(rules), rule_params(rules), KINDS[self.kind],
-                       self.omniscient, self.budget, view.seat, n, move_arr, board, pub, n_pub, ss,
-                       state))
+        budget = Budget(KINDS[self.kind], self.omniscient, self.budget)
+        decision = Decision(view.seat, n, move_arr, board, pub, n_pub)
+        k = int(decide(Shape.searching(rules), rule_params(rules), budget, decision, ss, state))
         rng._state = int(state[0])
         if k < 0:
             raise RuntimeError(search_error(rules, k))
@@ -213,56 +216,46 @@ class SearchStrategy:
 def position_board(view: SeatView, pub: np.ndarray, omniscient: bool = False) -> tuple:
     """The position as the compiled search reads it: a :class:`~dominosim.fast.core.board.Board` and
     the length of the public log written into ``pub``. Only an ``omniscient`` view's hidden hands
-    and boneyard are filled in."""
-    from ..fast.core.board import (
-        AT_FIELDS,
-        BONE_END,
-        N_EMPTY,
-        N_ENDS,
-        N_SUITS,
-        OPEN_SUIT,
-        OUT,
-        SEAT,
-        SUIT_MASK,
-        Board,
-    )
+    and boneyard are filled in.
+    """
+    from ..fast.core.board import board_of
 
     rules = view.rules
-    p, t = rules.players, rules.n_tiles
-    hands = np.zeros((p, (t + 63) // 64), dtype=np.uint64)
-    bone = np.zeros(t, dtype=np.int64)
     known = {view.seat: view.hand}
+    bone: Sequence[tuple[int, int]] = ()
     if omniscient:
         if view.hidden is None:
             raise ValueError("An omniscient strategy needs the hidden hands (SeatView.hidden), "
                              "but the engine did not give them.")
-        all_hands, boneyard = view.hidden
+        all_hands, bone = view.hidden
         known = dict(enumerate(all_hands))
-        bone[:len(boneyard)] = [tile_id(x) for x in boneyard]
-    counts = np.zeros(p, dtype=np.int64)
-    for seat, hand in known.items():
-        for x in hand:
-            i = tile_id(x)
-            hands[seat, i >> 6] |= np.uint64(1) << np.uint64(i & 63)
-    counts[:] = view.tile_counts
     n_pub = public_log(view, pub)
-    ends, arms, n_empty, open_suit = open_ends(view)
-    at = np.zeros(len(AT_FIELDS), dtype=np.int64)
-    at[N_ENDS], at[N_EMPTY], at[OPEN_SUIT] = len(view.ends), n_empty, open_suit
-    at[SUIT_MASK] = sum(1 << v for v in set(view.ends))
-    at[BONE_END], at[SEAT], at[OUT] = view.boneyard_size, view.seat, -1
-    suit_count = np.bincount(ends[:len(view.ends)], minlength=N_SUITS).astype(np.int64)
-    return Board(hands, counts, np.zeros(p, dtype=np.int64), ends, arms, suit_count, bone, at), n_pub
+    first = next(e for e in view.history if e.kind == "play")
+    board = board_of(rules.players, rules.n_tiles,
+                     {seat: [tile_id(x) for x in hand] for seat, hand in known.items()},
+                     [(suit, i < len(view.layout) and view.layout[i].empty_arm)
+                      for i, suit in enumerate(view.ends)],
+                     [tile_id(x) for x in bone], counts=view.tile_counts,
+                     open_suit=first.ends[0], bone_end=view.boneyard_size, seat=view.seat)
+    return board, n_pub
 
 
 def search_error(rules: Rules, status: int) -> str:
-    """The message for a search's negative status."""
-    if status == -1:
+    """The message for a search's status, negated (:mod:`dominosim.fast.core.status`)."""
+    from ..fast.core.status import NO_METHOD, NO_RULE, SOLVER_LIMIT, TOO_MANY_STATES
+
+    if status == TOO_MANY_STATES:
         return (f"A search strategy's table of consistent deals would need more than "
                 f"{table_states(rules):,} states in this position ({rules.players} players, "
                 f"double-{rules.max_pip}): too many seats and draws to count exactly; use fewer "
                 "players or a smaller set, or a strategy that does not search.")
-    if status == -3:
+    if status == NO_RULE:
+        return (f"The compiled engine has no rule for a code of these rules (opening="
+                f"{rules.opening!r}, draw={rules.draw!r}, end={rules.end!r}, "
+                f"scoring={rules.scoring!r}); each code needs its decider in fast/core/turn.py.")
+    if status == NO_METHOD:
+        return "The compiled engine has no search for this strategy's method (a bug in dominosim)."
+    if status == SOLVER_LIMIT:
         from ..fast.search.pimc import WORLD_NODES
 
         return (f"A sampled world of the 'pimc' strategy needed more than {WORLD_NODES:,} solver "
@@ -327,13 +320,14 @@ def EPIMC(samples: int = 10, infer: int = 0) -> SearchStrategy:
 def public_log(view: SeatView, out: np.ndarray) -> int:
     """Write ``view``'s public history as the compiled sampler's log (see
     :mod:`dominosim.fast.search.consistent`) into ``out``; return its length. A draw records the suits
-    then playable (the drawer held none of them), read from the game's own layout rules."""
-    from ..fast.search.consistent import PUB_DRAW, PUB_KNOCK, PUB_PLAY
+    then playable (the drawer held none of them), read from the game's own layout rules.
+    """
+    from ..fast.core.board import PUB_DRAW, PUB_KNOCK, PUB_PLAY
 
     n = 0
     for ev, ends in layouts_before(view.rules, view.history):
         if ev.kind == "play":
-            out[n] = PUB_PLAY, ev.seat, tile_id(ev.tile), ev.suit
+            out[n] = PUB_PLAY, ev.seat, tile_id(ev.move.tile), ev.suit
         elif ev.kind == "draw":
             out[n] = PUB_DRAW, ev.seat, _suit_mask(playable_suits(view.rules, ends)), -1
         elif ev.kind == "knock":
@@ -346,19 +340,6 @@ def public_log(view: SeatView, out: np.ndarray) -> int:
 
 def _suit_mask(suits: Any) -> int:
     return sum(1 << v for v in set(suits))
-
-
-def open_ends(view: SeatView) -> tuple[np.ndarray, np.ndarray, int, int]:
-    """The open ends as the compiled engine keeps them: suits, unfilled arms, how many arms are
-    unfilled, and the opening suit."""
-    from ..fast.core.board import MAX_ENDS
-
-    ends = np.zeros(MAX_ENDS, dtype=np.int64)
-    arms = np.zeros(MAX_ENDS, dtype=np.bool_)
-    ends[:len(view.ends)] = view.ends
-    arms[:len(view.layout)] = [e.empty_arm for e in view.layout]
-    first = next(e for e in view.history if e.kind == "play")
-    return ends, arms, int(arms.sum()), first.ends[0]
 
 
 def resolve_search(spec: Any) -> SearchStrategy | None:

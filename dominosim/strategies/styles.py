@@ -65,7 +65,11 @@ class Strategy(Protocol):
 
     name: str
 
-    def choose(self, view: SeatView, moves: Sequence[Move], rng: Stream) -> Move: ...
+    def choose(self, view: SeatView, moves: Sequence[Move], rng: Stream) -> Move:
+        """One of ``moves`` (never empty), from what ``view`` shows; ``rng`` is the seat's own
+        random stream.
+        """
+        ...
 
 
 class RandomStrategy:
@@ -74,10 +78,12 @@ class RandomStrategy:
     name = "random"
 
     def choose(self, view: SeatView, moves: Sequence[Move], rng: Stream) -> Move:
+        """A move drawn uniformly with one number of ``rng``."""
         return moves[rng.below(len(moves))]
 
 
 def heaviest_move(move: Move) -> tuple[int, bool, int, int]:
+    """The order of ``bully``: the pips, then a double, then the tile id, then the suit."""
     return pips(move.tile), is_double(move.tile), tile_id(move.tile), move.suit
 
 
@@ -87,6 +93,7 @@ class BullyStrategy:
     name = "bully"
 
     def choose(self, view: SeatView, moves: Sequence[Move], rng: Stream) -> Move:
+        """The heaviest move (:func:`heaviest_move`)."""
         return max(moves, key=heaviest_move)
 
 
@@ -96,6 +103,7 @@ class DoublesStrategy:
     name = "doubles"
 
     def choose(self, view: SeatView, moves: Sequence[Move], rng: Stream) -> Move:
+        """The heaviest double, else the heaviest move."""
         return max(moves, key=lambda m: (is_double(m.tile), *heaviest_move(m)))
 
 
@@ -119,6 +127,7 @@ class AccompaniedStrategy(_Style):
     name = "accompanied"
 
     def key(self, view: SeatView, move: Move) -> tuple[int, ...]:
+        """Tiles left in hand that hold the suit the move leaves showing."""
         left = other_suit(move.tile, move.suit)
         return (sum(1 for t in view.hand if t != move.tile and left in t),)
 
@@ -129,6 +138,7 @@ class StitcherStrategy(_Style):
     name = "stitcher"
 
     def key(self, view: SeatView, move: Move) -> tuple[int, ...]:
+        """2 for a stitch-up it wants, 1 for no stitch-up, 0 for one it does not want."""
         ends = view.ends_after(move)
         if not is_stitch_up(ends):
             return (1,)
@@ -144,6 +154,7 @@ class CounterStrategy(_Style):
     name = "counter"
 
     def key(self, view: SeatView, move: Move) -> tuple[int, ...]:
+        """The suits left showing that the next seat lacks, less those the partner lacks."""
         suits = set(view.ends_after(move))
         nxt = left_of(view.rules.players, view.seat)
         score = len(suits & view.known_lacks[nxt])
@@ -158,11 +169,12 @@ class PartnerStrategy(_Style):
     name = "partner"
 
     def key(self, view: SeatView, move: Move) -> tuple[int, ...]:
+        """Whether the partner can still play, then how many of its played suits stay showing."""
         if view.partner is None:
             return (0, 0)
         suits = set(view.ends_after(move))
         blocks = suits <= view.known_lacks[view.partner]
-        played = [e.tile for e in view.history if e.kind == "play" and e.seat == view.partner]
+        played = [e.move.tile for e in view.history if e.kind == "play" and e.seat == view.partner]
         fed = sum(1 for v in suits for t in played if v in t)
         return (0 if blocks else 1, fed)
 
@@ -175,6 +187,7 @@ class FunctionStrategy:
         self.name = getattr(func, "__name__", "custom")
 
     def choose(self, view: SeatView, moves: Sequence[Move], rng: Stream) -> Move:
+        """What the function returns."""
         return self.func(view, moves, rng)
 
 

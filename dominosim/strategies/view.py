@@ -42,6 +42,9 @@ class SeatView:
     layout : tuple of End
         The open ends as the game state keeps them (:class:`~dominosim.reference.game.End`: the suit, and
         whether it is an unfilled arm of the opening double), for :meth:`ends_after`.
+    to_move : int
+        The seat whose turn it is (``seat`` itself when a strategy is asked to choose; a
+        :meth:`dominosim.Position.view` may be of another seat; -1 once the hand is over).
     """
 
     rules: Rules
@@ -56,6 +59,7 @@ class SeatView:
     opener: int
     hidden: tuple[tuple[tuple[tuple[int, int], ...], ...], tuple[tuple[int, int], ...]] | None = None
     layout: tuple[End, ...] = ()
+    to_move: int = -1
 
     @property
     def partner(self) -> int | None:
@@ -76,11 +80,19 @@ class SeatView:
         return tuple(e.suit for e in ends_after(self.rules, self.layout, move)[0])
 
 
-def view_of(state: GameState, seat: int, omniscient: bool = False) -> SeatView:
+def view_of(state: GameState, seat: int, omniscient: bool = False,
+            to_move: int | None = None) -> SeatView:
     """The view of ``seat`` in ``state``: nothing hidden from that seat leaks into it, unless
-    ``omniscient`` (then :attr:`SeatView.hidden` holds every hand and the boneyard)."""
+    ``omniscient`` (then :attr:`SeatView.hidden` holds every hand and the boneyard).
+
+    ``to_move`` is the seat whose turn it is (default: the state's, or -1 once it is over; a
+    position before the opening knows better, :attr:`dominosim.Position.to_move`). The history
+    holds the plays, draws and knocks, not the end of the hand.
+    """
     playable = set(state.playable_ends())
-    history = tuple(state.seen[seat])
+    history = tuple(e for e in state.seen[seat] if e.kind != "end")
+    if to_move is None:
+        to_move = -1 if state.over else state.to_move
     return SeatView(
         rules=state.rules,
         seat=seat,
@@ -95,6 +107,7 @@ def view_of(state: GameState, seat: int, omniscient: bool = False) -> SeatView:
         hidden=(tuple(tuple(h) for h in state.hands), tuple(state.boneyard)) if omniscient
         else None,
         layout=tuple(state.ends),
+        to_move=to_move,
     )
 
 

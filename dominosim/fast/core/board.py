@@ -19,12 +19,14 @@ Examples
 from __future__ import annotations
 
 from collections import namedtuple
+from collections.abc import Iterable, Mapping, Sequence
 
 import numpy as np
+from numba.extending import register_jitable
 
 from ...tiles import DOUBLE_ID, HIGH, LOW, PIPS, SUIT_MEMBER
 from .bits import lowest_bit, popcount
-from .jit import jit, jit_kernel
+from .jit import jit, jit_helper, jit_kernel
 
 N_SUITS = 16
 """Suits a kernel has room for: 0 to 15 (double-fifteen)."""
@@ -56,14 +58,24 @@ are kept only when some seat's strategy reads them (``Shape.styles``)."""
 
 Log = namedtuple("Log", ["events", "ends", "pub", "count"])
 """The event log (``events``: one row of ``EV_*`` per play, draw or knock; ``ends``: the suits
-showing after each), the public log that search strategies read (``pub``: rows ``(kind, seat, x, suit)``,
-see :mod:`dominosim.fast.search.consistent`) and their lengths in ``count``. Zero-row arrays when a run
-keeps none."""
+showing after each), the public log that search strategies read (``pub``: one row of ``PUB_*`` per
+event, see :mod:`dominosim.fast.search.consistent`) and their lengths (``count[N_EVENTS]``,
+``count[N_PUBLIC]``). Zero-row arrays when a run keeps none."""
+N_EVENTS, N_PUBLIC = 0, 1
+"""The slots of ``Log.count``: rows written to the event log, to the public log."""
 EV_PLAY, EV_DRAW, EV_KNOCK = 0, 1, 2
 EV_KIND, EV_SEAT, EV_TILE, EV_SUIT, EV_END_INDEX, EV_STITCH, EV_N_ENDS = range(7)
 EV_COLS = 7
 """Columns of an event row; a knock's ``EV_SUIT`` holds the mask of the playable suits it shows
 the seat lacks."""
+PUB_PLAY, PUB_DRAW, PUB_KNOCK = 0, 1, 2
+"""The kinds of public event: a play, a draw, a knock."""
+PUB_KIND, PUB_SEAT, PUB_X, PUB_SUIT = range(4)
+PUB_COLS = 4
+"""Columns of a public log row: the kind, the seat, ``x``: a play's tile, or for a draw or a
+knock the mask of the suits that were playable (the seat held none of their tiles), and a play's
+suit (the end it went on, as in the event log; -1 otherwise: read by the inference of
+:mod:`dominosim.fast.search.infer`)."""
 
 T_LOW = LOW.astype(np.int64)
 T_HIGH = HIGH.astype(np.int64)
@@ -85,10 +97,16 @@ SUIT_TILES = _suit_tiles()
 """``SUIT_TILES[v]``: the mask of every tile holding suit ``v``."""
 
 
+@register_jitable
+def words_of(n_tiles):
+    """64-bit words of a mask of ``n_tiles`` tiles (in Python and in compiled code)."""
+    return (n_tiles + 63) // 64
+
+
 @jit
 def make_board(t, p):
     """A :class:`Board` for ``t`` tiles and ``p`` seats, empty."""
-    return Board(np.zeros((p, (t + 63) // 64), np.uint64), np.zeros(p, np.int64),
+    return Board(np.zeros((p, words_of(t)), np.uint64), np.zeros(p, np.int64),
                  np.zeros(p, np.int64), np.zeros(MAX_ENDS, np.int64), np.zeros(MAX_ENDS, np.bool_),
                  np.zeros(N_SUITS, np.int64), np.zeros(t, np.int64),
                  np.zeros(len(AT_FIELDS), np.int64))
@@ -104,7 +122,79 @@ def make_notes(p):
 def make_log(n_events, n_pub):
     """A :class:`Log` with room for ``n_events`` events and ``n_pub`` public events."""
     return Log(np.zeros((n_events, EV_COLS), np.int64), np.zeros((n_events, MAX_ENDS), np.int64),
-               np.zeros((n_pub, 4), np.int64), np.zeros(2, np.int64))
+               np.zeros((n_pub, PUB_COLS), np.int64), np.zeros(2, np.int64))
+
+
+def board_of(players: int, n_tiles: int, hands: Mapping[int, Iterable[int]],
+             ends: Sequence[tuple[int, bool]], bone: Sequence[int] = (),
+             counts: Sequence[int] | None = None, **scalars: int) -> Board:
+    """A :class:`Board` built in Python: the one way from another engine's position to the
+    compiled engine's.
+
+    ``hands``: the tile ids of each known hand, by seat (tiles, counts and pips follow from them);
+    ``ends``: the open ends as ``(suit, unfilled arm)`` in the order they were opened (the suits
+    showing, their counts and the unfilled arms follow); ``bone``: the boneyard's tile ids in draw
+    order (``at[BONE_END]`` is its length); ``counts``: every seat's number of tiles, when some
+    hands are unknown; ``scalars``: any other slot of ``at`` by its name in :data:`AT_FIELDS`
+    (``out`` is -1 unless given, the rest 0).
+
+    >>> b = board_of(2, 28, {0: [27, 0]}, [(6, False), (0, False)], counts=[2, 7], seat=0)
+    >>> int(b.pips[0]), b.counts.tolist(), int(b.at[SUIT_MASK]), int(b.at[N_ENDS]), int(b.at[OUT])
+    (12, [2, 7], 65, 2, -1)
+    """
+    board = make_board(n_tiles, players)
+    for seat, tiles in hands.items():
+        for tile in tiles:
+            board.hands[seat, tile >> 6] |= ONE << np.uint64(tile & 63)
+            board.counts[seat] += 1
+            board.pips[seat] += T_PIPS[tile]
+    if counts is not None:
+        board.counts[:] = counts
+    for i, (suit, arm) in enumerate(ends):
+        board.ends[i], board.arms[i] = suit, arm
+        board.suit_count[suit] += 1
+    board.bone[:len(bone)] = bone
+    at = board.at
+    at[N_ENDS], at[N_EMPTY] = len(ends), sum(bool(arm) for _, arm in ends)
+    at[SUIT_MASK] = sum(1 << int(suit) for suit in {suit for suit, _ in ends})
+    at[BONE_END], at[OUT] = len(bone), -1
+    for name, value in scalars.items():
+        at[AT_FIELDS.index(name)] = value
+    return board
+
+
+# ---------------------------------------------------------------- copies
+@jit_helper
+def copy_hands(core, players, src, dst):
+    """Every hand of the :class:`Board` ``src`` (its tiles, count and pips) into ``dst``."""
+    for s in range(players):
+        for w in range(core.words):
+            dst.hands[s, w] = src.hands[s, w]
+        dst.counts[s], dst.pips[s] = src.counts[s], src.pips[s]
+
+
+@jit_helper
+def copy_layout(src, dst, n_ends):
+    """The first ``n_ends`` open ends of ``src`` and its count of ends by suit into ``dst``."""
+    for i in range(n_ends):
+        dst.ends[i], dst.arms[i] = src.ends[i], src.arms[i]
+    for v in range(N_SUITS):
+        dst.suit_count[v] = src.suit_count[v]
+
+
+@jit_helper
+def copy_scalars(src, dst):
+    """The scalars ``at`` of a position, ``src`` into ``dst``."""
+    for i in range(dst.shape[0]):
+        dst[i] = src[i]
+
+
+@jit_helper
+def copy_board(core, players, src, dst):
+    """The position ``src`` into ``dst``, all but the boneyard (shared, or copied by the caller)."""
+    copy_hands(core, players, src, dst)
+    copy_layout(src, dst, 2 if core.line else src.at[N_ENDS])
+    copy_scalars(src.at, dst.at)
 
 
 # ---------------------------------------------------------------- hands as bit masks

@@ -5,9 +5,9 @@ but numba still compiles everything such a branch calls. The functions here are 
 numba types the caller: when the shape says the run needs it, the call is the real function;
 otherwise it is a no-op, and the real function is never compiled for that kernel (a run of
 ``random`` players compiles no style, no plug-in call and no log; a search that does not solve
-compiles no solver). Each gate is one ``@overload``;
-the real functions live with their rules (:mod:`dominosim.fast.core.turn`, :mod:`~dominosim.fast.core.styles`,
-:mod:`~dominosim.fast.hand.kernel`).
+compiles no solver). Each gate is one ``@overload`` of a stub taking ``(x, *args)``, so no code is
+generated from strings; the real functions live with their rules (:mod:`dominosim.fast.core.turn`,
+:mod:`~dominosim.fast.core.styles`, :mod:`~dominosim.fast.hand.kernel`).
 """
 
 from __future__ import annotations
@@ -21,18 +21,17 @@ _OPTIONS = {"nogil": True, "_nrt": False}  # the callers are cached, these wrapp
 def _gated(real, default: int, name: str, wanted) -> object:
     """A stub ``f(x, *args)`` resolved while numba types its caller: ``real(x, *args)`` when
     ``wanted(type of x)``, else a function returning ``default`` (``real`` is then not compiled)."""
-    code = real.py_func.__code__
-    names = code.co_varnames[:code.co_argcount]
-    args = ", ".join(names)
-    namespace: dict = {}
-    exec(f"def {name}({args}):\n    pass\n", namespace)  # noqa: S102
-    stub = namespace[name]
-    exec(f"def on({args}):\n    return real({args})\n"  # noqa: S102
-         f"def off({args}):\n    return default\n", {"real": real, "default": default}, namespace)
-    exec(f"def typing({args}):\n"  # noqa: S102
-         f"    return on if wanted({names[0]}) else off\n",
-         {"on": namespace["on"], "off": namespace["off"], "wanted": wanted}, namespace)
-    overload(stub, jit_options=_OPTIONS)(namespace["typing"])
+
+    def stub(x, *args):
+        """Replaced by :func:`typing`'s choice wherever numba compiles a call to it."""
+
+    def typing(x, *args):
+        if wanted(x):
+            return lambda x, *args: real(x, *args)
+        return lambda x, *args: default
+
+    stub.__name__ = stub.__qualname__ = name  # what numba's messages call it
+    overload(stub, jit_options=_OPTIONS)(typing)
     return stub
 
 

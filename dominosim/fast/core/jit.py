@@ -1,16 +1,131 @@
-"""The one place that defines how dominosim compiles its kernels."""
+"""The one place that defines how dominosim compiles its kernels, and what its on-disk cache holds.
+
+numba caches each compiled function beside the file that defines it and checks only that file: a
+cached driver whose inlined kernel lives in another file that has since changed would run the old
+kernel. So every cache folder of the compiled engine carries a stamp, a digest of every source
+file under ``dominosim/fast/``. At import the stamps are compared (nothing is deleted): a cache
+built from other sources is *stale*, and then this process compiles without the on-disk cache,
+with a one-line message saying how to clear it (``dominosim cache --clear``, or
+:func:`clear_cache`). A folder without any cached kernel takes the current stamp, since what is
+compiled into it next is built from these sources.
+
+Examples
+--------
+>>> from dominosim.fast.core import jit
+>>> isinstance(jit.stale_folders(), list)
+True
+"""
 
 from __future__ import annotations
 
 import hashlib
+import logging
+import os
+from collections.abc import Iterable
 from pathlib import Path
 
 import numba
+from numba.core.compiler import Compiler
 
-jit = numba.njit(cache=True, nogil=True)
+FAST = Path(os.path.abspath(__file__)).parent.parent
+"""The compiled engine's sources: ``dominosim/fast/``."""
+STAMP = "dominosim-sources.sha256"
+"""The file in a cache folder that holds the digest of the sources its kernels were built from."""
+CACHED = ("*.nbi", "*.nbc")
+"""numba's cache files: an index per function and its compiled code."""
+
+_log = logging.getLogger("dominosim")
+
+
+def sources_digest(root: Path = FAST) -> str:
+    """The digest of every source file under ``root`` (names and contents)."""
+    digest = hashlib.sha256()
+    for path in sorted(root.rglob("*.py")):
+        digest.update(path.relative_to(root).as_posix().encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()
+
+
+def cache_folders(root: Path = FAST) -> list[Path]:
+    """The folders where numba caches the kernels of the sources under ``root``: each package's
+    ``__pycache__`` or, when ``NUMBA_CACHE_DIR`` is set, the folder numba names there after the
+    package's path (its name and the SHA-1 of its path)."""
+    packages = sorted({p.parent for p in root.rglob("*.py")})
+    if numba.config.CACHE_DIR:
+        base = Path(numba.config.CACHE_DIR)
+        return [base / f"{p.name}_{hashlib.sha1(str(p).encode()).hexdigest()}" for p in packages]
+    return [p / "__pycache__" for p in packages]
+
+
+def _has_cache(folder: Path) -> bool:
+    return any(next(folder.glob(pattern), None) for pattern in CACHED)
+
+
+def stale_folders(folders: Iterable[Path] | None = None, digest: str | None = None) -> list[Path]:
+    """The cache folders holding kernels built from other sources than the current ones (their
+    stamp differs or is missing). Stamps a folder that holds no kernel yet; deletes nothing."""
+    digest = digest or sources_digest()
+    stale = []
+    for folder in cache_folders() if folders is None else folders:
+        stamp = folder / STAMP
+        try:
+            if stamp.exists() and stamp.read_text() == digest:
+                continue
+            if folder.is_dir() and _has_cache(folder):
+                stale.append(folder)
+            elif folder.is_dir():
+                stamp.write_text(digest)
+        except OSError:  # a read-only install: numba caches elsewhere, or not at all
+            continue
+    return stale
+
+
+def clear_cache(folders: Iterable[Path] | None = None, digest: str | None = None) -> int:
+    """Delete the compiled engine's cached kernels and stamp the folders with the current sources;
+    returns how many files were deleted. The command ``dominosim cache --clear`` calls it.
+
+    Parameters
+    ----------
+    folders : iterable of Path, optional
+        The cache folders (default: :func:`cache_folders`).
+    digest : str, optional
+        The stamp to write (default: :func:`sources_digest`).
+    """
+    digest = digest or sources_digest()
+    deleted = 0
+    for folder in cache_folders() if folders is None else folders:
+        if not folder.is_dir():
+            continue
+        for pattern in CACHED:
+            for cached in folder.glob(pattern):
+                cached.unlink()
+                deleted += 1
+        (folder / STAMP).write_text(digest)
+    return deleted
+
+
+STALE = stale_folders()
+"""The stale cache folders found at import; when there are any, nothing is read from or written to
+the on-disk cache in this process."""
+CACHE = not STALE
+if STALE:
+    _log.warning("dominosim: the compiled engine's cache in %s was built from other sources, so "
+                 "this process compiles without it; run `dominosim cache --clear` to rebuild it.",
+                 STALE[0].parent)
+
+
+class NoAliasCompiler(Compiler):
+    """numba's compiler with every array argument marked as not aliasing the others (numba's
+    ``noalias`` flag, reached through the documented ``pipeline_class`` option)."""
+
+    def __init__(self, typingctx, targetctx, library, args, return_type, flags, locals):
+        flags.noalias = True
+        super().__init__(typingctx, targetctx, library, args, return_type, flags, locals)
+
+
+jit = numba.njit(cache=CACHE, nogil=True)
 """Decorator for every kernel: compiled once, cached on disk, releasing the GIL."""
 
-jit_kernel = numba.njit(cache=True, nogil=True, _nrt=False)
+jit_kernel = numba.njit(cache=CACHE, nogil=True, _nrt=False)
 """Decorator for the hand kernel and its larger, colder helpers (the deterministic strategies, the
 plug-in call, the score): compiled without numba's reference-counting runtime, and not inlined, so
 that compiling the kernel stays short.
@@ -19,46 +134,12 @@ The kernel never allocates (every array comes in from the driver), and without t
 emits no atomic increments and decrements around array arguments (measured: they cost the hand loop
 more than its own work)."""
 
-jit_helper = numba.njit(cache=True, nogil=True, _nrt=False, inline="always")
+jit_helper = numba.njit(cache=CACHE, nogil=True, _nrt=False, inline="always")
 """Decorator for the kernel's small helpers: as :data:`jit_kernel`, and inlined into the caller at
 numba's IR level so that calls cost nothing."""
 
-if not hasattr(numba.core.cpu.CPUTargetOptions, "noalias"):
-    # numba keeps an option to mark a function's array arguments as not aliasing one another, but
-    # does not map it to a decorator keyword: map it, for the entry points below.
-    numba.core.cpu.CPUTargetOptions.noalias = numba.core.options._mapping("noalias")
-
-jit_entry = numba.njit(cache=True, nogil=True, _nrt=False, noalias=True)
+jit_entry = numba.njit(cache=CACHE, nogil=True, _nrt=False, pipeline_class=NoAliasCompiler)
 """Decorator for the compiled engine's entry points (the drivers), into which the hand kernel is
 inlined: as :data:`jit_kernel`, and with every array argument marked as not aliasing the others
 (each is its own allocation), so that LLVM keeps the position's scalars in registers across the
 stores into the hands and the ends (measured: see ``docs/engine.md``)."""
-
-
-def _drop_stale_caches() -> None:
-    """Delete numba's cached kernels when any source file of the compiled engine has changed.
-
-    numba checks only the file that defines a cached function, not the files of the functions it
-    calls or inlines: after an edit of ``hand/kernel.py`` the cached drivers in ``hand/driver.py`` would still
-    run the old kernel. A digest of every source file here decides instead.
-    """
-    here = Path(__file__).parent.parent
-    digest = hashlib.sha256(b"".join(p.read_bytes() for p in sorted(here.rglob("*.py"))))
-    folders = [here / sub / "__pycache__" for sub in ("", "core", "hand", "search")]
-    if numba.config.CACHE_DIR:
-        folders += [p / sub for p in Path(numba.config.CACHE_DIR).rglob("fast") if p.is_dir()
-                    and p.parent.name == "dominosim" for sub in ("", "core", "hand", "search")]
-    for folder in folders:
-        stamp = folder / "dominosim-sources.sha256"
-        try:
-            if stamp.exists() and stamp.read_text() == digest.hexdigest():
-                continue
-            for cached in list(folder.glob("*.nbi")) + list(folder.glob("*.nbc")):
-                cached.unlink()
-            folder.mkdir(parents=True, exist_ok=True)
-            stamp.write_text(digest.hexdigest())
-        except OSError:  # a read-only install: numba caches elsewhere, or not at all
-            pass
-
-
-_drop_stale_caches()

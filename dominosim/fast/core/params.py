@@ -26,24 +26,32 @@ import numpy as np
 from ...rules import Rules
 from ...strategies.registry import STRATEGY_CODES, StrategyCode  # noqa: F401 (StrategyCode re-exported)
 
+OPEN_DOUBLE, OPEN_ANY = 0, 1
+OPENING_CODES = {"highest_double": OPEN_DOUBLE, "any": OPEN_ANY}
 DRAW_NONE, DRAW_UNTIL, DRAW_ONE = 0, 1, 2
 DRAW_CODES = {"none": DRAW_NONE, "until_playable": DRAW_UNTIL, "one": DRAW_ONE}
+END_OUT, END_TEAM_OUT = 0, 1
+END_CODES = {"out": END_OUT, "team_out": END_TEAM_OUT}
 SCORE_GAME, SCORE_SPOTS, SCORE_BALANCE = 0, 1, 2
 SCORING_CODES = {"game": SCORE_GAME, "spots": SCORE_SPOTS, "balance": SCORE_BALANCE}
+CODES = {"opening": OPENING_CODES, "draw": DRAW_CODES, "end": END_CODES, "scoring": SCORING_CODES}
+"""The code of every value of each enumerated :class:`~dominosim.rules.Rules` field, by field. Each
+code is matched by name in its one decider (:mod:`dominosim.fast.core.turn`), which answers
+``UNDECIDED`` for a code it has no rule for."""
 
 RULE_FIELDS = (
     ("max_pip", lambda r: r.max_pip),
     ("players", lambda r: r.players),
     ("hand_size", lambda r: r.hand_size),
     ("partnerships", lambda r: r.partnerships),
-    ("open_any", lambda r: r.opening == "any"),
+    ("opening", lambda r: OPENING_CODES[r.opening]),
     ("leader", lambda r: -1 if r.leader is None else r.leader),
     ("draw", lambda r: DRAW_CODES[r.draw]),
     ("keep", lambda r: r.boneyard_keep),
     ("arms", lambda r: r.opening_arms),
-    ("fill", lambda r: r.fill_opening_first and r.opening == "highest_double"),
+    ("fill", lambda r: r.fill_opening_first),  # Rules allows it only with the highest double
     ("branch", lambda r: r.doubles_branch),
-    ("team_out", lambda r: r.end == "team_out"),
+    ("end", lambda r: END_CODES[r.end]),
     ("scoring", lambda r: SCORING_CODES[r.scoring]),
     ("tiles", lambda r: r.n_tiles),
     ("sides", lambda r: r.players // 2 if r.partnerships else r.players),

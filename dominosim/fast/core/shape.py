@@ -49,6 +49,7 @@ from numba.extending import (
 )
 
 from ...rules import Rules
+from .board import words_of
 
 
 @dataclass(frozen=True)
@@ -74,10 +75,8 @@ class Shape:
         compiled kernel serves every game of a set size instead of one per family."""
         if events or searches:
             return cls(words_of(rules.n_tiles), False, True, True, plugins, events, searches)
-        line = rules.opening_arms == 2 and not rules.doubles_branch and not (
-            rules.fill_opening_first and rules.opening == "highest_double")
-        return cls(words_of(rules.n_tiles), line, rules.draw != "none", styles, plugins, events,
-                   searches)
+        line = rules.opening_arms == 2 and not rules.doubles_branch and not rules.fill_opening_first
+        return cls(words_of(rules.n_tiles), line, rules.can_draw, styles, plugins, events, searches)
 
     @classmethod
     def searching(cls, rules: Rules) -> Shape:
@@ -88,11 +87,6 @@ class Shape:
     def core(self) -> Shape:
         """The same game without the extras: the shape of a search's playouts."""
         return Shape(self.words, self.line, self.draws)
-
-
-def words_of(n_tiles: int) -> int:
-    """64-bit words of a mask of ``n_tiles`` tiles."""
-    return (n_tiles + 63) // 64
 
 
 class ShapeType(types.Type):

@@ -12,10 +12,10 @@ from __future__ import annotations
 import numpy as np
 
 from ..core.bits import lowest_bit, popcount
-from ..core.board import N_ENDS, ONE, SUIT_MASK, SUIT_TILES, T_HIGH, T_LOW, T_PIPS
+from ..core.board import ONE, SUIT_TILES, T_HIGH, T_LOW, T_PIPS
 from ..core.jit import jit_kernel
 from ..core.params import S_ACCOMPANIED, S_BULLY, S_COUNTER, S_DOUBLES, S_STITCHER
-from ..core.turn import other_end, partner_of, side_of
+from ..core.turn import left_of, other_end, partner_of, side_of, suits_after
 
 
 @jit_kernel
@@ -31,22 +31,10 @@ def holds_suit_besides(shape, hands, seat, tile, suit):
 
 
 @jit_kernel
-def suits_after(rp, board, tile, suit):
-    """``(mask of the suits showing, number of open ends)`` after ``tile`` goes on ``suit``."""
-    other = other_end(tile, suit)
-    mask = board.at[SUIT_MASK]
-    branch = other == suit and rp.branch
-    if board.suit_count[suit] == 1 and not branch and other != suit:
-        mask &= ~(1 << suit)
-    mask |= 1 << other
-    return mask, board.at[N_ENDS] + (2 if branch else 0)
-
-
-@jit_kernel
 def stitcher_key(shape, rp, board, notes, seat, tile, suit):
     """2 for a stitch-up on a suit it holds more of that no opponent is known to have; 1 for no
     stitch-up; 0 for a stitch-up that may help an opponent or that it cannot follow."""
-    mask, ends = suits_after(rp, board, tile, suit)
+    mask, ends = suits_after(shape, rp, board, tile, suit)
     if ends < 2 or mask & (mask - 1) != 0:
         return 1
     stitched = lowest_bit(np.uint64(mask))
@@ -69,10 +57,10 @@ def style_key(shape, rp, strategy, board, notes, seat, tile, suit):
         return holds_suit_besides(shape, board.hands, seat, tile, other_end(tile, suit))
     if strategy == S_STITCHER:
         return stitcher_key(shape, rp, board, notes, seat, tile, suit)
-    mask, _ = suits_after(rp, board, tile, suit)
+    mask, _ = suits_after(shape, rp, board, tile, suit)
     partner = partner_of(rp, seat)
     if strategy == S_COUNTER:
-        nxt = seat + 1 if seat + 1 < rp.players else 0
+        nxt = left_of(rp, seat)  # the seat to the left, out or not (as the reference's counter)
         key = popcount(np.uint64(mask & notes.lacks[nxt]))
         if partner >= 0:
             key -= popcount(np.uint64(mask & notes.lacks[partner]))

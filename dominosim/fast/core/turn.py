@@ -9,6 +9,12 @@ the stitch-up (:func:`stitched_up`), drawing (:func:`draw_for`), knocking (:func
 blocked hand (:func:`blocked`), the turn order (:func:`next_seat`), going out (:func:`goes_out`) and
 the score (:func:`score`). The ``shape`` (:mod:`dominosim.fast.core.shape`) makes what a game never does
 vanish at compile time: no drawing code in Block, no event log unless one is asked for.
+
+Each enumerated rule code (:data:`~dominosim.fast.core.params.CODES`) is read in one decider that
+matches every code by name: :func:`leads_any` (``opening``), :func:`may_draw` (``draw``),
+:func:`team_out` (``end``) and :func:`points` (``scoring``). A code a decider has no rule for
+makes it answer :data:`UNDECIDED`, and :func:`rule_status`, which every compiled entry point runs
+before it plays, then stops with ``ERR_RULE``: a new code is never played as an old one.
 """
 
 from __future__ import annotations
@@ -31,12 +37,21 @@ from .board import (
     KNOCKS,
     N_EMPTY,
     N_ENDS,
+    N_EVENTS,
+    N_PUBLIC,
     N_SUITS,
     OPEN_SUIT,
     OPENER,
     OPENING,
     OUT,
     PLAYS,
+    PUB_DRAW,
+    PUB_KIND,
+    PUB_KNOCK,
+    PUB_PLAY,
+    PUB_SEAT,
+    PUB_SUIT,
+    PUB_X,
     SEAT,
     SUIT_MASK,
     T_HIGH,
@@ -48,9 +63,72 @@ from .board import (
 )
 from .gates import gate
 from .jit import jit_helper, jit_kernel
-from .params import DRAW_NONE, DRAW_ONE, SCORE_GAME, SCORE_SPOTS
+from .params import (
+    DRAW_NONE,
+    DRAW_ONE,
+    DRAW_UNTIL,
+    END_OUT,
+    END_TEAM_OUT,
+    OPEN_ANY,
+    OPEN_DOUBLE,
+    SCORE_BALANCE,
+    SCORE_GAME,
+    SCORE_SPOTS,
+)
+from .status import ERR_RULE, OK
 
-PUB_PLAY, PUB_DRAW, PUB_KNOCK = 0, 1, 2
+UNDECIDED = -(1 << 40)
+"""What a rule's decider answers for a code it has no rule for (no score, seat or flag is this)."""
+
+
+# ---------------------------------------------------------------- the enumerated rules
+@jit_kernel
+def leads_any(rp):
+    """The ``opening`` rule: 1 when the leader puts down any tile (``any``), 0 when the holder of
+    the highest double opens with it (``highest_double``), :data:`UNDECIDED` for another code."""
+    if rp.opening == OPEN_ANY:
+        return 1
+    if rp.opening == OPEN_DOUBLE:
+        return 0
+    return UNDECIDED
+
+
+@jit_kernel
+def team_out(rp):
+    """The ``end`` rule: 1 when the hand ends once a seat and its partner are both out and the
+    turn skips seats that are out (``team_out``), 0 when it ends as soon as one seat is out
+    (``out``), :data:`UNDECIDED` for another code."""
+    if rp.end == END_TEAM_OUT:
+        return 1
+    if rp.end == END_OUT:
+        return 0
+    return UNDECIDED
+
+
+@jit_kernel
+def may_draw(rp, drawable, drew):
+    """The ``draw`` rule: 1 when a seat with no legal move takes a sleeping tile now, 0 when it
+    knocks. Never in Block (``none``); while a tile may be drawn (``drawable`` > 0), until it can
+    play (``until_playable``) or once a turn (``one``: ``drew`` says it has drawn this turn).
+    :data:`UNDECIDED` for another code."""
+    if rp.draw == DRAW_UNTIL:
+        return 1 if drawable > 0 else 0
+    if rp.draw == DRAW_ONE:
+        return 1 if drawable > 0 and not drew else 0
+    if rp.draw == DRAW_NONE:
+        return 0
+    return UNDECIDED
+
+
+@jit_kernel
+def rule_status(rp, pips):
+    """``OK`` when every enumerated rule code of ``rp`` has its decider here, else ``ERR_RULE``
+    (``pips``: any array of a pip count per seat, to ask the scoring rule)."""
+    if leads_any(rp) == UNDECIDED or team_out(rp) == UNDECIDED:
+        return ERR_RULE
+    if may_draw(rp, 0, False) == UNDECIDED or points(rp, pips, 0, 0) == UNDECIDED:
+        return ERR_RULE
+    return OK
 
 
 # ---------------------------------------------------------------- who plays, what is playable
@@ -69,20 +147,33 @@ def partner_of(rp, seat):
 
 
 @jit_kernel
+def left_of(rp, seat):
+    """The seat to the left of ``seat``: the next one in the circle."""
+    return seat + 1 if seat + 1 < rp.players else 0  # no division in the turn loop
+
+
+@jit_kernel
 def next_seat(rp, counts, seat):
     """The seat to the left, skipping seats that are out under ``team_out``."""
-    nxt = seat + 1 if seat + 1 < rp.players else 0  # no division in the turn loop
-    if rp.team_out:
+    nxt = left_of(rp, seat)
+    if team_out(rp) == 1:
         while counts[nxt] == 0:
-            nxt = nxt + 1 if nxt + 1 < rp.players else 0
+            nxt = left_of(rp, nxt)
     return nxt
+
+
+@jit_kernel
+def filling_first(shape, rp, at):
+    """Whether the opening double's arms are still being filled first (fill-first, while an arm
+    is unfilled): then only they take tiles."""
+    return not shape.line and rp.fill and at[N_EMPTY] > 0
 
 
 @jit_kernel
 def playable_suits(shape, rp, at):
     """Mask of the suits a tile may be played on: the opening suit while arms are unfilled under
     fill-first, every suit showing otherwise."""
-    if not shape.line and rp.fill and at[N_EMPTY] > 0:
+    if filling_first(shape, rp, at):
         return 1 << at[OPEN_SUIT]
     return at[SUIT_MASK]
 
@@ -94,6 +185,25 @@ def other_end(tile, suit):
 
 
 # ---------------------------------------------------------------- the layout
+@jit_kernel
+def branches(shape, rp, tile, suit):
+    """Whether ``tile`` played on ``suit`` is a double that opens two more ends."""
+    return not shape.line and rp.branch and other_end(tile, suit) == suit
+
+
+@jit_kernel
+def suits_after(shape, rp, board, tile, suit):
+    """``(mask of the suits showing, number of open ends)`` once ``tile`` goes on ``suit``: the
+    suit it covers stays only if another end still shows it, the suit it leaves shows."""
+    other = other_end(tile, suit)
+    mask = board.at[SUIT_MASK]
+    covered = board.suit_count[suit] - (0 if other == suit else 1)
+    if covered == 0:
+        mask &= ~(1 << suit)
+    n_ends = 2 if shape.line else board.at[N_ENDS]
+    return mask | (1 << other), n_ends + (2 if branches(shape, rp, tile, suit) else 0)
+
+
 @jit_helper
 def place(shape, rp, board, tile, suit):
     """Put ``tile`` on the first playable end showing ``suit`` (under fill-first, the first empty
@@ -105,7 +215,8 @@ def place(shape, rp, board, tile, suit):
         ends[index] = other_end(tile, suit)
         at[SUIT_MASK] = (1 << ends[0]) | (1 << ends[1])
         return index
-    fill_phase = not shape.line and rp.fill and at[N_EMPTY] > 0
+    fill_phase = filling_first(shape, rp, at)
+    mask, n_after = suits_after(shape, rp, board, tile, suit)
     index = 0
     n_ends = 2 if shape.line else at[N_ENDS]
     for i in range(n_ends):
@@ -116,21 +227,15 @@ def place(shape, rp, board, tile, suit):
     ends[index] = other
     suit_count[suit] -= 1
     suit_count[other] += 1
-    mask = at[SUIT_MASK]
-    if suit_count[suit] == 0:
-        mask &= ~(1 << suit)
-    mask |= 1 << other
     if not shape.line:
         if arms[index]:
             arms[index] = False
             at[N_EMPTY] -= 1
-        if other == suit and rp.branch:
-            for _ in range(2):
-                ends[n_ends] = suit
-                arms[n_ends] = False
-                n_ends += 1
-            suit_count[suit] += 2
-            at[N_ENDS] = n_ends
+        for i in range(n_ends, n_after):  # a branching double's two new ends
+            ends[i] = suit
+            arms[i] = False
+            suit_count[suit] += 1
+        at[N_ENDS] = n_after
     at[SUIT_MASK] = mask
     return index
 
@@ -162,30 +267,47 @@ def set_opening(shape, rp, board, tile, double_lead):
 
 # ---------------------------------------------------------------- logs
 @jit_kernel
-def log_event(shape, log, board, kind, seat, tile, suit, index, stitch, n_ends):
-    """Append an event (and the ends showing after it) to the event log; counts past a full log
-    so that the kernel can tell."""
-    n = log.count[0]
-    if n < log.events.shape[0]:
-        ev = log.events
-        ev[n, EV_KIND], ev[n, EV_SEAT], ev[n, EV_TILE], ev[n, EV_SUIT] = kind, seat, tile, suit
-        ev[n, EV_END_INDEX], ev[n, EV_STITCH], ev[n, EV_N_ENDS] = index, stitch, n_ends
+def log_event(shape, log, kind, seat, tile, suit):
+    """Append an event to the event log (no end, no stitch-up, no ends showing: a draw or a
+    knock); returns its row, or -1 past a full log, which still counts it so that the kernel can
+    tell."""
+    n = log.count[N_EVENTS]
+    log.count[N_EVENTS] = n + 1
+    if n >= log.events.shape[0]:
+        return -1
+    ev = log.events
+    ev[n, EV_KIND], ev[n, EV_SEAT], ev[n, EV_TILE], ev[n, EV_SUIT] = kind, seat, tile, suit
+    ev[n, EV_END_INDEX], ev[n, EV_STITCH], ev[n, EV_N_ENDS] = -1, 0, 0
+    return n
+
+
+@jit_kernel
+def log_play(shape, log, board, seat, tile, suit, index, stitch):
+    """Append a play to the event log: the end it went on (``index``, -1 for the opening), whether
+    it stitched up and the ends showing after it."""
+    n = log_event(shape, log, EV_PLAY, seat, tile, suit)
+    if n >= 0:
+        n_ends = board.at[N_ENDS]
+        log.events[n, EV_END_INDEX], log.events[n, EV_STITCH] = index, stitch
+        log.events[n, EV_N_ENDS] = n_ends
         for i in range(n_ends):
             log.ends[n, i] = board.ends[i]
-    log.count[0] = n + 1
 
 
 @jit_kernel
 def log_public(shape, log, kind, seat, x, suit):
     """Append an event to the public log that search strategies read (``suit``: the end a play
     went on, as in the event log; -1 for a draw or a knock)."""
-    n = log.count[1]
-    log.pub[n, 0], log.pub[n, 1], log.pub[n, 2], log.pub[n, 3] = kind, seat, x, suit
-    log.count[1] = n + 1
+    n = log.count[N_PUBLIC]
+    log.pub[n, PUB_KIND], log.pub[n, PUB_SEAT], log.pub[n, PUB_X] = kind, seat, x
+    log.pub[n, PUB_SUIT] = suit
+    log.count[N_PUBLIC] = n + 1
 
 
 event = gate("events", log_event)
 """:func:`log_event` in the kernels that keep an event log, nothing elsewhere."""
+event_play = gate("events", log_play)
+""":func:`log_play` in the kernels that keep an event log, nothing elsewhere."""
 public = gate("searches", log_public)
 """:func:`log_public` in the kernels where a seat searches, nothing elsewhere."""
 
@@ -202,8 +324,7 @@ def open_with(shape, rp, board, notes, log, seat, tile, double_lead):
     at[OPENER], at[SEAT], at[PLAYS], at[KNOCKS], at[DRAWS], at[KNOCKED] = seat, seat, 1, 0, 0, 0
     at[OPENING] = tile
     at[OUT] = seat if goes_out(rp, board.counts, seat) else -1
-    event(shape, log, board, EV_PLAY, seat, tile, T_LOW[tile] if double_lead else -1, -1, 0,
-                  at[N_ENDS])
+    event_play(shape, log, board, seat, tile, T_LOW[tile] if double_lead else -1, -1, 0)
     public(shape, log, PUB_PLAY, seat, tile, T_LOW[tile] if double_lead else -1)
 
 
@@ -231,41 +352,34 @@ def play(shape, rp, board, notes, log, seat, tile, suit):
     at[SEAT] = seat
     if goes_out(rp, board.counts, seat):
         at[OUT] = seat
-    event(shape, log, board, EV_PLAY, seat, tile, suit, index, 1 if stitch else 0, at[N_ENDS])
+    event_play(shape, log, board, seat, tile, suit, index, 1 if stitch else 0)
     public(shape, log, PUB_PLAY, seat, tile, suit)
 
 
 @jit_kernel
-def can_draw(rp, at):
-    """Whether a tile may still be drawn (the boneyard holds more than ``boneyard_keep``)."""
-    return at[BONE_END] - at[BONE_POS] - rp.keep > 0
-
-
-@jit_kernel
-def draws(shape, rp):
-    """Whether a seat with no legal move draws: a kernel of a drawing shape, under rules that
-    draw (the general kernel serves Block too)."""
-    return shape.draws and rp.draw != DRAW_NONE
+def drawable(rp, at):
+    """How many tiles may still be drawn: the boneyard less ``boneyard_keep``."""
+    return at[BONE_END] - at[BONE_POS] - rp.keep
 
 
 @jit_helper
 def draw_for(shape, rp, board, notes, log, seat, psm):
-    """``seat``, with no legal move, draws until it can play (``until_playable``) or once
-    (``one``), while the boneyard allows; returns its number of legal moves then."""
+    """``seat``, with no legal move, draws as :func:`may_draw` says; returns its number of legal
+    moves then (0 when it drew nothing, or nothing it can play)."""
     at = board.at
     n = 0
-    while can_draw(rp, at):
+    drew = False
+    while n == 0 and may_draw(rp, drawable(rp, at), drew) == 1:
         tile = board.bone[at[BONE_POS]]
         at[BONE_POS] += 1
         give(board, seat, tile)
         at[DRAWS] += 1
+        drew = True
         if shape.styles:
             notes.lacks[seat] = 0  # the drawn tile is unknown: nothing is known of the new hand
-        event(shape, log, board, EV_DRAW, seat, tile, -1, -1, 0, 0)
+        event(shape, log, EV_DRAW, seat, tile, -1)
         public(shape, log, PUB_DRAW, seat, psm, -1)
         n = count_moves(shape, board.hands, seat, psm)
-        if n > 0 or rp.draw == DRAW_ONE:
-            break
     return n
 
 
@@ -277,7 +391,7 @@ def knock(shape, rp, board, notes, log, seat, psm):
     at[KNOCKED] |= 1 << seat
     if shape.styles:
         notes.lacks[seat] |= psm
-    event(shape, log, board, EV_KNOCK, seat, -1, psm, -1, 0, 0)
+    event(shape, log, EV_KNOCK, seat, -1, psm)
     public(shape, log, PUB_KNOCK, seat, psm, -1)
 
 
@@ -285,7 +399,7 @@ def knock(shape, rp, board, notes, log, seat, psm):
 def blocked(shape, rp, board):
     """Whether no seat can ever play again: nothing can be drawn and every seat still holding
     tiles has knocked since the last play."""
-    if draws(shape, rp) and can_draw(rp, board.at):
+    if shape.draws and may_draw(rp, drawable(rp, board.at), False) == 1:
         return False
     holding = 0
     for s in range(rp.players):
@@ -305,7 +419,7 @@ def advance(shape, rp, board, notes, log):
         seat = next_seat(rp, board.counts, seat)
         psm = playable_suits(shape, rp, at)
         n = count_moves(shape, board.hands, seat, psm)
-        if n == 0 and draws(shape, rp):
+        if n == 0 and shape.draws:
             n = draw_for(shape, rp, board, notes, log, seat, psm)
         if n > 0:
             at[SEAT] = seat
@@ -323,14 +437,13 @@ def goes_out(rp, counts, seat):
     out too)."""
     if counts[seat] > 0:
         return False
-    if not rp.team_out:
-        return True
-    return counts[partner_of(rp, seat)] == 0
+    return team_out(rp) != 1 or counts[partner_of(rp, seat)] == 0
 
 
 @jit_kernel
 def score(rp, pips, out_seat):
-    """``(winning_side, points)`` of a finished hand, as :func:`dominosim.game.score`."""
+    """``(winning_side, points)`` of a finished hand, as :func:`dominosim.reference.game.score`
+    (a tie: ``(-1, 0)``)."""
     if out_seat >= 0:
         winner = side_of(rp, out_seat)
     else:
@@ -345,20 +458,29 @@ def score(rp, pips, out_seat):
                 ties += 1
         if ties > 0:
             return -1, 0
+    return winner, points(rp, pips, winner, out_seat)
+
+
+@jit_kernel
+def points(rp, pips, winner, out_seat):
+    """The ``scoring`` rule: the points ``winner`` scores from the pips left (``game``: 1;
+    ``spots``: the losers' pips, less the winner side's own in a blocked hand; ``balance``: from
+    each opponent, its pips less the winner's), :data:`UNDECIDED` for another code."""
     if rp.scoring == SCORE_GAME:
-        return winner, 1
-    losers = 0
-    mine = 0
-    for s in range(rp.players):
-        if side_of(rp, s) == winner:
-            mine += pips[s]
-        else:
-            losers += pips[s]
+        return 1
     if rp.scoring == SCORE_SPOTS:
-        return winner, losers - (mine if out_seat < 0 else 0)
-    total = 0
-    for s in range(rp.players):
-        if s != winner:
-            total += pips[s] - pips[winner]
-    return winner, total
+        losers, mine = 0, 0
+        for s in range(rp.players):
+            if side_of(rp, s) == winner:
+                mine += pips[s]
+            else:
+                losers += pips[s]
+        return losers - (mine if out_seat < 0 else 0)
+    if rp.scoring == SCORE_BALANCE:
+        total = 0
+        for s in range(rp.players):
+            if s != winner:
+                total += pips[s] - pips[winner]
+        return total
+    return UNDECIDED
 

@@ -14,9 +14,12 @@ seat searches (the search is then not compiled at all), else the search's scratc
 
 from __future__ import annotations
 
+from collections import namedtuple
+
 from ..core.jit import jit_entry, jit_kernel
 from ..core.rng import hand_key
-from ..core.turn import side_of
+from ..core.status import OK
+from ..core.turn import rule_status, side_of
 from .kernel import (
     C_DRAWS,
     C_END,
@@ -27,18 +30,23 @@ from .kernel import (
     C_STITCH,
     C_WIN,
     N_BASE_COLS,
-    OK,
     play_hand,
 )
 
+Block = namedtuple("Block", ["seed", "start", "lo", "hi"])
+"""A block of hands: ``start + lo .. start + hi - 1`` of the run seeded ``seed`` (``uint64``, then
+``int64``)."""
+
 
 @jit_entry
-def rows_of(shape, rp, lineup, seed, start, lo, hi, out, redeals, scratch, search):
-    """Hands ``start + lo .. start + hi - 1`` into rows ``lo .. hi - 1``; returns the first
-    non-OK status."""
-    status = OK
-    for j in range(lo, hi):
-        st, rd = play_hand(shape, rp, lineup, hand_key(seed, start + j), out[j], scratch, search)
+def rows_of(shape, rp, lineup, block, out, redeals, scratch, search):
+    """The hands of ``block`` into rows ``lo .. hi - 1``; returns the first non-OK status."""
+    status = rule_status(rp, scratch.board.pips)
+    if status != OK:
+        return status
+    for j in range(block.lo, block.hi):
+        st, rd = play_hand(shape, rp, lineup, hand_key(block.seed, block.start + j), out[j],
+                           scratch, search)
         redeals[j] = rd
         if st != OK and status == OK:
             status = st
@@ -97,12 +105,14 @@ def add_to_summary(rp, row, redeals, acc):
 
 
 @jit_entry
-def sums_of(shape, rp, lineup, seed, start, lo, hi, row, acc, scratch, search):
-    """Hands ``start + lo .. start + hi - 1`` added into the sums ``acc``; returns the first
-    non-OK status."""
-    status = OK
-    for j in range(lo, hi):
-        st, rd = play_hand(shape, rp, lineup, hand_key(seed, start + j), row, scratch, search)
+def sums_of(shape, rp, lineup, block, row, acc, scratch, search):
+    """The hands of ``block`` added into the sums ``acc``; returns the first non-OK status."""
+    status = rule_status(rp, scratch.board.pips)
+    if status != OK:
+        return status
+    for j in range(block.lo, block.hi):
+        st, rd = play_hand(shape, rp, lineup, hand_key(block.seed, block.start + j), row,
+                           scratch, search)
         if st != OK and status == OK:
             status = st
         add_to_summary(rp, row, rd, acc)
@@ -113,4 +123,7 @@ def sums_of(shape, rp, lineup, seed, start, lo, hi, row, acc, scratch, search):
 def logged(shape, rp, lineup, base, out, scratch, search):
     """Play one hand keyed ``base`` with its event log in ``scratch.log``; returns
     ``(status, redeals)``."""
+    status = rule_status(rp, scratch.board.pips)
+    if status != OK:
+        return status, 0
     return play_hand(shape, rp, lineup, base, out, scratch, search)

@@ -1,7 +1,7 @@
 """One hand of dominoes, compiled: deal, open, turn until over, record.
 
 The rules are in :mod:`dominosim.fast.core.turn` (the one compiled turn, shared with the search
-playouts), the deterministic strategies in :mod:`dominosim.fast.core.styles`, the search strategies in
+playouts), the deterministic strategies in :mod:`dominosim.fast.hand.styles`, the search strategies in
 :mod:`dominosim.fast.search.search`. :func:`play_hand` is compiled once per
 :class:`~dominosim.fast.core.shape.Shape`; the search is compiled into it only when ``search`` is not
 None (numba prunes the branch before typing), so a run with no searching seat never compiles it.
@@ -22,6 +22,8 @@ from ..core.board import (
     DRAWS,
     KNOCKS,
     N_ENDS,
+    N_EVENTS,
+    N_PUBLIC,
     N_SUITS,
     ONE,
     OPENER,
@@ -46,9 +48,10 @@ from ..core.gates import gate
 from ..core.jit import jit, jit_helper, jit_kernel
 from ..core.params import OMNISCIENT, PLUGIN, S_RANDOM, SEARCH_METHOD
 from ..core.rng import below, deal_key, seat_key, shuffle
-from ..core.turn import advance, open_with, partner_of, play, score
+from ..core.status import ERR_LOG_FULL, ERR_REDEALS, OK, plugin_fault
+from ..core.turn import advance, leads_any, open_with, partner_of, play, score
 from ..search.infer import set_models
-from ..search.search import SEARCH_SOLVER_LIMIT, SEARCH_TOO_MANY_STATES, decide
+from ..search.search import Budget, Decision, decide
 from .plugin import (
     V_BONEYARD,
     V_HAND_OFFSET,
@@ -74,12 +77,6 @@ def n_record_cols(players: int) -> int:
     return N_BASE_COLS + 3 * players
 
 
-# ---------------------------------------------------------------- status codes
-STATUSES = ("ok", "redeals", "log_full", "plugin", "search_states", "search_deal", "search_solver")
-"""The one status vocabulary of the compiled engine (a status is an index into it; a plug-in's
-fault carries its seat and the value it returned above the low byte, see :func:`plugin_fault`)."""
-OK, ERR_REDEALS, ERR_LOG_FULL, ERR_PLUGIN, ERR_SEARCH_STATES, ERR_SEARCH_DEAL, ERR_SEARCH_SOLVER = \
-    range(len(STATUSES))
 MAX_REDEALS = 1_000_000
 
 Scratch = namedtuple("Scratch", ["board", "notes", "log", "moves", "rng", "seen"])
@@ -98,12 +95,6 @@ def make_scratch(t, p, n_events, n_pub, plugins):
                    np.zeros(V_TILE_COUNTS + V_HAND_OFFSET * p + t if plugins else 0, np.int64))
 
 
-@jit_kernel
-def plugin_fault(seat, value):
-    """The status of a plug-in at ``seat`` that returned ``value`` (not an index of its moves)."""
-    return ERR_PLUGIN | (seat << 8) | ((value & 0xFFFFFFFF) << 16)
-
-
 # ---------------------------------------------------------------- the deal
 @jit_helper
 def deal(shape, rp, base, board, rng):
@@ -118,7 +109,7 @@ def deal(shape, rp, base, board, rng):
             perm[i] = i
         rng[rp.players] = deal_key(base, k)
         shuffle(rng, rp.players, perm, t)
-        has_double = rp.open_any
+        has_double = leads_any(rp) == 1
         for i in range(dealt):
             if T_LOW[perm[i]] == T_HIGH[perm[i]]:
                 has_double = True
@@ -137,8 +128,11 @@ def deal(shape, rp, base, board, rng):
 
 # ---------------------------------------------------------------- the strategies' choices
 @jit_kernel
-def ask_plugin(shape, rp, lineup, board, notes, seat, n, moves, rng, view):
-    """Fill the plug-in's view and ask it for the index of its move among ``n``."""
+def ask_plugin(shape, rp, lineup, scratch, seat, n):
+    """Fill the plug-in's view (``scratch.seen``) and ask it for the index of its move among the
+    ``n`` in ``scratch.moves``."""
+    board, notes, moves, rng, view = scratch.board, scratch.notes, scratch.moves, scratch.rng, \
+        scratch.seen
     view[V_SEAT], view[V_PLAYERS] = seat, rp.players
     view[V_BONEYARD] = board.at[BONE_END] - board.at[BONE_POS]
     view[V_N_ENDS], view[V_OPENER] = board.at[N_ENDS], board.at[OPENER]
@@ -160,27 +154,21 @@ def ask_plugin(shape, rp, lineup, board, notes, seat, n, moves, rng, view):
 
 
 styled_move = gate("styles", best_move)
-""":func:`~dominosim.fast.core.styles.best_move` in the kernels where a seat plays a style."""
+""":func:`~dominosim.fast.hand.styles.best_move` in the kernels where a seat plays a style."""
 plugin_move = gate("plugins", ask_plugin, -1)
 """:func:`ask_plugin` in the kernels where a seat plays a plug-in (-1 elsewhere)."""
 
 
-@jit_helper
-def search_status(k):
-    """The kernel's status for a search's negative status ``k``."""
-    if k == SEARCH_TOO_MANY_STATES:
-        return ERR_SEARCH_STATES
-    return ERR_SEARCH_SOLVER if k == SEARCH_SOLVER_LIMIT else ERR_SEARCH_DEAL
-
-
 @jit_kernel
-def search_move(shape, rp, lineup, seat, n, board, log, moves, rng, search):
-    """The index of a search strategy's move among the ``n`` moves in ``moves``, or a negative
-    status of the search."""
+def search_move(shape, rp, lineup, seat, n, scratch, search):
+    """The index of a search strategy's move among the ``n`` moves in ``scratch.moves``, or a
+    status of the search, negated."""
     code = lineup.codes[seat]
+    log = scratch.log
     set_models(lineup.codes, seat, lineup.infer[seat], search.infer)
-    return decide(shape.core, rp, SEARCH_METHOD[code], OMNISCIENT[code], lineup.budgets[seat],
-                  seat, n, moves, board, log.pub, log.count[1], search, rng[seat:seat + 1])
+    budget = Budget(SEARCH_METHOD[code], OMNISCIENT[code], lineup.budgets[seat])
+    decision = Decision(seat, n, scratch.moves, scratch.board, log.pub, log.count[N_PUBLIC])
+    return decide(shape.core, rp, budget, decision, search, scratch.rng[seat:seat + 1])
 
 
 @jit_helper
@@ -196,12 +184,12 @@ def choose(shape, rp, lineup, seat, n, psm, scratch, search):
     k = 0
     if search is not None:
         if lineup.budgets[seat] > 0:
-            k = search_move(shape, rp, lineup, seat, n, board, scratch.log, moves, rng, search)
+            k = search_move(shape, rp, lineup, seat, n, scratch, search)
             if k < 0:
-                return search_status(k), -1, -1
+                return -k, -1, -1
             return OK, moves[0, k], moves[1, k]
     if code == PLUGIN:
-        k = plugin_move(shape, rp, lineup, board, scratch.notes, seat, n, moves, rng, scratch.seen)
+        k = plugin_move(shape, rp, lineup, scratch, seat, n)
         if k < 0 or k >= n:
             return plugin_fault(seat, k), -1, -1
     else:
@@ -220,7 +208,7 @@ def choose_lead(shape, rp, lineup, seat, scratch):
     if code == PLUGIN:
         for i in range(n):
             moves[0, i], moves[1, i] = kth_tile(shape, board.hands, seat, i), -1
-        k = plugin_move(shape, rp, lineup, board, scratch.notes, seat, n, moves, rng, scratch.seen)
+        k = plugin_move(shape, rp, lineup, scratch, seat, n)
         if k < 0 or k >= n:
             return plugin_fault(seat, k), -1
         return OK, moves[0, k]
@@ -245,7 +233,7 @@ def start_hand(shape, rp, lineup, base, scratch):
     redeals = deal(shape, rp, base, board, rng)
     if redeals < 0:
         return ERR_REDEALS, 0
-    scratch.log.count[0], scratch.log.count[1] = 0, 0
+    scratch.log.count[N_EVENTS], scratch.log.count[N_PUBLIC] = 0, 0
     for s in range(rp.players):
         rng[s] = seat_key(base, s)
         notes.stitch[s] = 0
@@ -253,7 +241,8 @@ def start_hand(shape, rp, lineup, base, scratch):
             notes.lacks[s] = 0
             for v in range(N_SUITS):
                 notes.played[s, v] = 0
-    if rp.open_any:
+    lead_any = leads_any(rp) == 1
+    if lead_any:
         seat = rp.leader
         board.at[N_ENDS], board.at[OPENER] = 0, -1  # what a plug-in sees before the lead
         for v in range(N_SUITS):
@@ -263,7 +252,7 @@ def start_hand(shape, rp, lineup, base, scratch):
             return status, redeals
     else:
         seat, tile = highest_double(rp, board.hands)
-    open_with(shape, rp, board, notes, scratch.log, seat, tile, not rp.open_any)
+    open_with(shape, rp, board, notes, scratch.log, seat, tile, not lead_any)
     return OK, redeals
 
 
@@ -288,7 +277,7 @@ def play_hand(shape, rp, lineup, base, row, scratch, search):
             return status, redeals
         play(shape, rp, board, scratch.notes, scratch.log, seat, tile, suit)
     record(rp, board, scratch.notes, row)
-    if shape.events and scratch.log.count[0] > scratch.log.events.shape[0]:
+    if shape.events and scratch.log.count[N_EVENTS] > scratch.log.events.shape[0]:
         return ERR_LOG_FULL, redeals
     return OK, redeals
 

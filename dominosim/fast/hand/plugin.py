@@ -52,6 +52,8 @@ from llvmlite import ir
 from numba import types
 from numba.extending import intrinsic
 
+from ..core.jit import CACHE
+
 V_SEAT, V_PLAYERS, V_BONEYARD, V_N_ENDS, V_OPENER, V_PARTNER = range(6)
 V_SUIT_COUNT = 6
 """``view[V_SUIT_COUNT + v]``: open ends showing suit ``v``."""
@@ -126,7 +128,7 @@ def _int64_pointer(typingctx, address):
     return sig, codegen
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=CACHE)
 def _checksum(moves_tile, moves_suit, n, view):
     """A weighted sum of the moves' first ``n`` entries and the view's live part (its fields and
     the seat's own tiles): odd weights, so any single changed entry changes it, and no chain of
@@ -145,7 +147,7 @@ def _checksum(moves_tile, moves_suit, n, view):
     return h + g * np.int64(0x85EBCA77)
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=CACHE)
 def _record_fault(record, code, seat, moves_tile, moves_suit, n, view, rng_before):
     """Fill the fault record once (the first fault wins; later ones leave it alone)."""
     if record[F_CODE] != 0:

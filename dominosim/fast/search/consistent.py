@@ -4,8 +4,8 @@ The model, the slots, the constraints and the places are those of :mod:`dominosi
 its documentation first); this module builds them from a compact *public log* instead of a
 :class:`~dominosim.strategies.SeatView`, and keeps the counts in ``float64``:
 
-* the public log has one row per event, ``(kind, seat, x, suit)``: a play (``x``: the tile,
-  ``suit``: the end it went on, read only by the inference of :mod:`.infer`), a draw
+* the public log has one row per event, ``(kind, seat, x, suit)``: a play (``x``: the tile;
+  ``suit``, read only by the inference of :mod:`.infer`: the end it went on), a draw
   (``x``: the bit mask of the suits that were playable, so the seat held none of their tiles; the
   drawn tile is never in the log), a knock (``x``: the playable suits it shows the seat lacks);
 * times are doubled so that they are integers: the deal is at -2, the opening-double constraint
@@ -20,8 +20,13 @@ its documentation first); this module builds them from a compact *public log* in
 
 :func:`prepare` reads the log and fills the table (once per decision); :func:`draw_deal` then
 samples the other seats' current hands and the boneyard in a uniform order. Statuses:
-``prepare`` returns the number of states kept, or :data:`TOO_MANY_STATES` (more than
-``R_SEARCH_STATES`` reachable states) or :data:`NO_DEAL` (no hidden history agrees with the log).
+``prepare`` returns the number of states kept, or :data:`~dominosim.fast.core.status.TOO_MANY_STATES`
+(more reachable states than the table holds) or :data:`~dominosim.fast.core.status.NO_DEAL` (no
+hidden history agrees with the log).
+
+The sampler's arrays are read by named rows: ``slots[SLOT_SEAT, k]``, ``cons[CON_SUITS, c]``,
+``items[ITEM_TILE, i]``, ``places[PLACE_CAP, q]``; ``options[i, OPT_COUNT]`` is how many places item
+``i`` may go to, listed from ``options[i, OPT_FIRST]`` on.
 """
 
 from __future__ import annotations
@@ -30,15 +35,39 @@ from collections import namedtuple
 
 import numpy as np
 
-from ..core.board import T_HIGH, T_LOW, give, holds
+from ..core.board import (
+    PUB_DRAW,
+    PUB_KIND,
+    PUB_KNOCK,
+    PUB_PLAY,
+    PUB_SEAT,
+    PUB_X,
+    T_HIGH,
+    T_LOW,
+    give,
+    holds,
+)
 from ..core.jit import jit, jit_helper, jit_kernel
 from ..core.rng import next64, shuffle
+from ..core.status import NO_DEAL, TOO_MANY_STATES
+from ..core.turn import leads_any
 
-PUB_PLAY, PUB_DRAW, PUB_KNOCK = 0, 1, 2
-PUB_KIND, PUB_SEAT, PUB_X, PUB_SUIT = 0, 1, 2, 3
-TOO_MANY_STATES = -1
-NO_DEAL = -2
 NO_LIMIT = 99  # a constraint's double limit when it forbids no double by rank
+
+SLOT_SEAT, SLOT_TIME, SLOT_CAP, SLOT_PLACE = range(4)
+"""Rows of ``slots``: a slot is room in a seat's hand opened at a time (the deal, a draw): its
+seat, its time, its capacity, and the place it was merged into."""
+CON_SEAT, CON_TIME, CON_SUITS, CON_LIMIT = range(4)
+"""Rows of ``cons``: a constraint says a seat held, until a time, no tile of the suits of a mask
+and no double above a limit."""
+ITEM_TILE, ITEM_BY, ITEM_WHEN, ITEM_PLACE = range(4)
+"""Rows of ``items``: a hidden tile, the seat that played it (-1: unseen), when, and the place the
+last :func:`draw_deal` put it in (-1: it sleeps; read by the inference of :mod:`.infer`)."""
+PLACE_SEAT, PLACE_CAP, PLACE_REP, PLACE_STRIDE = range(4)
+"""Rows of ``places``: slots of a seat that allow the same items, merged: the seat, the capacity,
+a representative slot and the place's stride in the mixed-radix code of a state."""
+OPT_COUNT, OPT_FIRST = 0, 1
+"""Columns of ``options[i]``: how many places item ``i`` may go to, then the first of them."""
 
 # info slots of the sampler's scratch
 I_ITEMS, I_PLACES, I_STATES, I_FULL, I_SLOTS, I_CONS = range(6)
@@ -58,17 +87,26 @@ def make_sampler_scratch(t, p, n_events, states):
     slots = p + t
     return Sampler(
         np.zeros(16, np.int64),  # info
-        np.zeros((4, slots), np.int64),  # slots: seat, time, capacity, place
-        np.zeros((4, n_events + p), np.int64),  # constraints: seat, time, suit mask, double limit
-        np.zeros((4, t), np.int64),  # items: tile, seat that played it (-1: unseen), when, and
-        # the place the last draw put it in (-1: it sleeps)
+        np.zeros((SLOT_PLACE + 1, slots), np.int64),  # slots
+        np.zeros((CON_LIMIT + 1, n_events + p), np.int64),  # constraints
+        np.zeros((ITEM_PLACE + 1, t), np.int64),  # items
         np.zeros((t, slots), np.bool_),  # allowed[item, slot]
-        np.zeros((4, slots), np.int64),  # places: seat, capacity, representative slot, stride
+        np.zeros((PLACE_STRIDE + 1, slots), np.int64),  # places
         np.zeros((t, slots + 1), np.int64),  # options: count, then the places of each item
         np.empty(max(states, 1), np.int64),  # the states' codes, layer after layer, sorted
         np.empty(max(states, 1), np.float64),  # their counts
         np.zeros(t + 2, np.int64),  # where each layer starts
     )
+
+
+@jit_helper
+def _set_slot(slots, k, seat, time, capacity):
+    slots[SLOT_SEAT, k], slots[SLOT_TIME, k], slots[SLOT_CAP, k] = seat, time, capacity
+
+
+@jit_helper
+def _set_item(items, i, tile, played_by, when):
+    items[ITEM_TILE, i], items[ITEM_BY, i], items[ITEM_WHEN, i] = tile, played_by, when
 
 
 @jit_helper
@@ -82,9 +120,9 @@ def _forbids(cons, c, tile):
     """Whether constraint ``c`` forbids ``tile``: it holds a suit of the mask, or it is a double
     above the limit."""
     a, b = T_LOW[tile], T_HIGH[tile]
-    if (cons[2, c] >> a) & 1 or (cons[2, c] >> b) & 1:
+    if (cons[CON_SUITS, c] >> a) & 1 or (cons[CON_SUITS, c] >> b) & 1:
         return True
-    return a == b and a > cons[3, c]
+    return a == b and a > cons[CON_LIMIT, c]
 
 
 @jit_kernel
@@ -94,9 +132,9 @@ def _allowed(cons, n_cons, seat, time, tile, played_by, when):
     if played_by >= 0 and (played_by != seat or time >= when):
         return False
     for c in range(n_cons):
-        if cons[0, c] != seat or cons[1, c] <= time:
+        if cons[CON_SEAT, c] != seat or cons[CON_TIME, c] <= time:
             continue
-        if played_by >= 0 and cons[1, c] >= when:
+        if played_by >= 0 and cons[CON_TIME, c] >= when:
             continue
         if _forbids(cons, c, tile):
             return False
@@ -111,7 +149,7 @@ def _read_log(rp, me, pub, n_pub, hands, ss):
     n_slots = 0
     for s in range(players):
         if s != me:
-            slots[0, n_slots], slots[1, n_slots], slots[2, n_slots] = s, -2, rp.hand_size
+            _set_slot(slots, n_slots, s, -2, rp.hand_size)
             n_slots += 1
     n_cons = 0
     n_items = 0
@@ -119,23 +157,23 @@ def _read_log(rp, me, pub, n_pub, hands, ss):
     for e in range(n_pub):
         kind, seat, x = pub[e, PUB_KIND], pub[e, PUB_SEAT], pub[e, PUB_X]
         if kind == PUB_PLAY:
-            if first_play and not rp.open_any:
+            if first_play and leads_any(rp) == 0:
                 for s in range(players):  # the opener held the highest double dealt
                     if s != me:
-                        cons[0, n_cons], cons[1, n_cons] = s, -1
-                        cons[2, n_cons], cons[3, n_cons] = 0, T_LOW[x]
+                        cons[CON_SEAT, n_cons], cons[CON_TIME, n_cons] = s, -1
+                        cons[CON_SUITS, n_cons], cons[CON_LIMIT, n_cons] = 0, T_LOW[x]
                         n_cons += 1
             first_play = False
             if seat != me:
-                items[0, n_items], items[1, n_items], items[2, n_items] = x, seat, 2 * e
+                _set_item(items, n_items, x, seat, 2 * e)
                 n_items += 1
         elif seat != me:
             time = 2 * e if kind == PUB_KNOCK else 2 * e - 1
-            cons[0, n_cons], cons[1, n_cons] = seat, time
-            cons[2, n_cons], cons[3, n_cons] = x, NO_LIMIT
+            cons[CON_SEAT, n_cons], cons[CON_TIME, n_cons] = seat, time
+            cons[CON_SUITS, n_cons], cons[CON_LIMIT, n_cons] = x, NO_LIMIT
             n_cons += 1
             if kind == PUB_DRAW:
-                slots[0, n_slots], slots[1, n_slots], slots[2, n_slots] = seat, 2 * e, 1
+                _set_slot(slots, n_slots, seat, 2 * e, 1)
                 n_slots += 1
     # the unseen tiles: neither in the viewer's hand nor played by anyone
     for tile in range(t):
@@ -147,7 +185,7 @@ def _read_log(rp, me, pub, n_pub, hands, ss):
                 seen = True
                 break
         if not seen:
-            items[0, n_items], items[1, n_items], items[2, n_items] = tile, -1, -1
+            _set_item(items, n_items, tile, -1, -1)
             n_items += 1
     info[I_ITEMS], info[I_SLOTS], info[I_CONS] = n_items, n_slots, n_cons
 
@@ -161,14 +199,14 @@ def _make_places(ss):
     n_items, n_slots, n_cons = info[I_ITEMS], info[I_SLOTS], info[I_CONS]
     for k in range(n_slots):
         for i in range(n_items):
-            allowed[i, k] = _allowed(cons, n_cons, slots[0, k], slots[1, k], items[0, i],
-                                     items[1, i], items[2, i])
+            allowed[i, k] = _allowed(cons, n_cons, slots[SLOT_SEAT, k], slots[SLOT_TIME, k],
+                                     items[ITEM_TILE, i], items[ITEM_BY, i], items[ITEM_WHEN, i])
     n_places = 0
     for k in range(n_slots):
         found = -1
         for q in range(n_places):
-            r = places[2, q]
-            if places[0, q] != slots[0, k]:
+            r = places[PLACE_REP, q]
+            if places[PLACE_SEAT, q] != slots[SLOT_SEAT, k]:
                 continue
             same = True
             for i in range(n_items):
@@ -180,17 +218,18 @@ def _make_places(ss):
                 break
         if found < 0:
             found = n_places
-            places[0, found], places[1, found], places[2, found] = slots[0, k], 0, k
+            places[PLACE_SEAT, found], places[PLACE_CAP, found] = slots[SLOT_SEAT, k], 0
+            places[PLACE_REP, found] = k
             n_places += 1
-        places[1, found] += slots[2, k]
-        slots[3, k] = found
+        places[PLACE_CAP, found] += slots[SLOT_CAP, k]
+        slots[SLOT_PLACE, k] = found
     for i in range(n_items):
         n = 0
         for q in range(n_places):
-            if allowed[i, places[2, q]]:
-                options[i, 1 + n] = q
+            if allowed[i, places[PLACE_REP, q]]:
+                options[i, OPT_FIRST + n] = q
                 n += 1
-        options[i, 0] = n
+        options[i, OPT_COUNT] = n
     info[I_PLACES] = n_places
     _order_items(items, options, n_items)
     return n_places
@@ -200,9 +239,9 @@ def _make_places(ss):
 def _before(items, options, i, j):
     """Item ``i`` goes before item ``j``: played ones first, then by their options (so that
     interchangeable items are neighbours and fewer distinct states arise)."""
-    if (items[1, i] < 0) != (items[1, j] < 0):
-        return items[1, i] >= 0
-    for k in range(1 + min(options[i, 0], options[j, 0])):  # the count, then the places
+    if (items[ITEM_BY, i] < 0) != (items[ITEM_BY, j] < 0):
+        return items[ITEM_BY, i] >= 0
+    for k in range(OPT_FIRST + min(options[i, OPT_COUNT], options[j, OPT_COUNT])):  # all columns
         if options[i, k] != options[j, k]:
             return options[i, k] < options[j, k]
     return False
@@ -214,9 +253,9 @@ def _order_items(items, options, n_items):
     for i in range(1, n_items):
         j = i
         while j > 0 and _before(items, options, j, j - 1):
-            for r in range(3):
+            for r in range(ITEM_WHEN + 1):
                 items[r, j], items[r, j - 1] = items[r, j - 1], items[r, j]
-            for k in range(1 + max(options[j, 0], options[j - 1, 0])):
+            for k in range(OPT_FIRST + max(options[j, OPT_COUNT], options[j - 1, OPT_COUNT])):
                 options[j, k], options[j - 1, k] = options[j - 1, k], options[j, k]
             j -= 1
 
@@ -224,7 +263,7 @@ def _order_items(items, options, n_items):
 @jit_helper
 def _digit(places, code, q):
     """The remaining capacity of place ``q`` in the state ``code``."""
-    return (code // places[3, q]) % (places[1, q] + 1)
+    return (code // places[PLACE_STRIDE, q]) % (places[PLACE_CAP, q] + 1)
 
 
 @jit_kernel
@@ -291,10 +330,10 @@ def _successor_weight(ss, i, code, choice):
     if choice < 0:
         nxt = code
     else:
-        q = options[i, 1 + choice]
+        q = options[i, OPT_FIRST + choice]
         if _digit(places, code, q) == 0:
             return 0.0
-        nxt = code - places[3, q]
+        nxt = code - places[PLACE_STRIDE, q]
     k = _find(codes, starts[i + 1], starts[i + 2], nxt)
     return counts[k] if k >= 0 else 0.0
 
@@ -312,15 +351,15 @@ def _forward(ss, n_items, n_places, full):
         for k in range(starts[i], starts[i + 1]):
             code = codes[k]
             left = _left(places, n_places, code)
-            if out + options[i, 0] + 1 > limit:
+            if out + options[i, OPT_COUNT] + 1 > limit:
                 return False
-            if items[1, i] < 0 and rest > left:
+            if items[ITEM_BY, i] < 0 and rest > left:
                 codes[out] = code
                 out += 1
-            for j in range(options[i, 0]):
-                q = options[i, 1 + j]
+            for j in range(options[i, OPT_COUNT]):
+                q = options[i, OPT_FIRST + j]
                 if _digit(places, code, q) > 0:
-                    codes[out] = code - places[3, q]
+                    codes[out] = code - places[PLACE_STRIDE, q]
                     out += 1
         starts[i + 2] = _sort(codes, starts[i + 1], out)
     return True
@@ -334,8 +373,8 @@ def _backward(ss, n_items):
         weights[k] = 1.0 if codes[k] == 0 else 0.0
     for i in range(n_items - 1, -1, -1):
         for k in range(starts[i], starts[i + 1]):
-            v = _successor_weight(ss, i, codes[k], -1) if items[1, i] < 0 else 0.0
-            for j in range(options[i, 0]):
+            v = _successor_weight(ss, i, codes[k], -1) if items[ITEM_BY, i] < 0 else 0.0
+            for j in range(options[i, OPT_COUNT]):
                 v += _successor_weight(ss, i, codes[k], j)
             weights[k] = v
 
@@ -358,20 +397,20 @@ def prepare(rp, me, pub, n_pub, hands, counts, boneyard, ss):
     unseen = 0
     cap = 0
     for i in range(n_items):
-        if items[1, i] < 0:
+        if items[ITEM_BY, i] < 0:
             unseen += 1
     for q in range(n_places):
-        cap += places[1, q]
+        cap += places[PLACE_CAP, q]
     if unseen != expected or cap + boneyard != n_items:
         return NO_DEAL
     radix = 1
     full = 0
     for q in range(n_places):
-        places[3, q] = radix
-        full += places[1, q] * radix
-        if radix > MAX_CODE // (places[1, q] + 1):
+        places[PLACE_STRIDE, q] = radix
+        full += places[PLACE_CAP, q] * radix
+        if radix > MAX_CODE // (places[PLACE_CAP, q] + 1):
             return TOO_MANY_STATES
-        radix *= places[1, q] + 1
+        radix *= places[PLACE_CAP, q] + 1
     info[I_FULL] = full
     if not _forward(ss, n_items, n_places, full):
         return TOO_MANY_STATES
@@ -414,14 +453,14 @@ def draw_deal(rp, me, hands, ss, out, rng, i_rng):
     for i in range(n_items):
         u = uniform(rng, i_rng) * total
         chosen, weight, decided = -2, 0.0, False
-        if items[1, i] < 0:
+        if items[ITEM_BY, i] < 0:
             w = _successor_weight(ss, i, code, -1)
             if w > 0.0:
                 chosen, weight = -1, w
                 decided = u < w
                 u -= w
         j = 0
-        while not decided and j < options[i, 0]:
+        while not decided and j < options[i, OPT_COUNT]:
             w = _successor_weight(ss, i, code, j)
             if w > 0.0:  # rounding can leave u past the last: it takes the last possible one
                 chosen, weight = j, w
@@ -429,14 +468,14 @@ def draw_deal(rp, me, hands, ss, out, rng, i_rng):
                 u -= w
             j += 1
         total = weight
-        items[3, i] = -1 if chosen == -1 else options[i, 1 + chosen]
+        items[ITEM_PLACE, i] = -1 if chosen == -1 else options[i, OPT_FIRST + chosen]
         if chosen == -1:
-            bone[n_bone] = items[0, i]
+            bone[n_bone] = items[ITEM_TILE, i]
             n_bone += 1
             continue
-        q = options[i, 1 + chosen]
-        code -= places[3, q]
-        if items[1, i] < 0:  # an unseen tile in a slot is held now; a played one left
-            give(out, places[0, q], items[0, i])
+        q = options[i, OPT_FIRST + chosen]
+        code -= places[PLACE_STRIDE, q]
+        if items[ITEM_BY, i] < 0:  # an unseen tile in a slot is held now; a played one left
+            give(out, places[PLACE_SEAT, q], items[ITEM_TILE, i])
     shuffle(rng, i_rng, bone, n_bone)
     return n_bone

@@ -34,7 +34,9 @@ from ..core.gates import given
 from ..core.jit import jit_entry, jit_kernel
 from ..core.rng import mix64
 from ..core.turn import advance, play, side_of
-from .pimc import SEARCH_SOLVER_LIMIT, WORLD_NODES, sample_world
+from ..core.status import ERR_SEARCH_DEAL, OK, SOLVER_LIMIT
+from ..core.turn import rule_status
+from .pimc import WORLD_NODES, sample_world
 from .solve import (
     C_ABORTED,
     C_LIMIT,
@@ -50,9 +52,9 @@ from .solve import (
 
 C_SEED = 6
 """The decision's seed, in a control slot of the solver's stack the solver does not use."""
-SEARCH_SETS_FULL = -4
-"""The status of an ``epimc`` search whose information sets outgrew its arrays (a bug: they are
-sized for every world and move)."""
+SETS_FULL = -ERR_SEARCH_DEAL
+"""The status of an ``epimc`` search whose information sets outgrew its arrays (a bug, reported
+as one: they are sized for every world and move)."""
 
 
 @jit_kernel
@@ -119,7 +121,7 @@ def line(core, rp, me, ss, tile, suit, row):
     """The world at level 0 of the solver's stack after ``me`` plays ``tile`` on ``suit``.
     Returns ``(n, key)``: ``n`` 0 when the hand ends before ``me`` moves again (``row[0]`` its
     value), else ``me``'s number of moves then (``row[:n]`` their values) and ``key`` the
-    information set's; ``n`` is :data:`~.pimc.SEARCH_SOLVER_LIMIT` past the node limit."""
+    information set's; ``n`` is :data:`~dominosim.fast.core.status.SOLVER_LIMIT` past the node limit."""
     st = ss.stack
     ctl = st.ctl
     ctl[C_NODES], ctl[C_LIMIT], ctl[C_ABORTED] = 0, WORLD_NODES, 0
@@ -129,14 +131,14 @@ def line(core, rp, me, ss, tile, suit, row):
     play(core, rp, board, st.notes, st.log, me, tile, suit)
     n, key = walk(core, rp, me, st, mix64(np.uint64(tile * N_SUITS + suit + 1)))
     if n < 0:
-        return SEARCH_SOLVER_LIMIT, key
+        return SOLVER_LIMIT, key
     if n == 0:
         row[0] = leaf(rp, ctl, board)
         return 0, key
     for a in range(n):
         row[a] = solve_play(core, rp, st, me, st.moves[0, 0, a], st.moves[0, 1, a])
         if ctl[C_ABORTED]:
-            return SEARCH_SOLVER_LIMIT, key
+            return SOLVER_LIMIT, key
     return n, key
 
 
@@ -169,20 +171,22 @@ def move_value(core, rp, me, budget, tile, suit, board, ss):
             continue
         g, n_sets = set_of(ss, n_sets, np.int64(key), n)
         if g < 0:
-            return 0.0, SEARCH_SETS_FULL
+            return 0.0, SETS_FULL
         for a in range(n):
             ss.value[ss.tree[1, g] + a] += row[a]
     return base + best_totals(ss, n_sets), 0
 
 
 @jit_kernel
-def epimc_decide(stack, core, rp, me, budget, n, moves, board, ss, seed):
-    """Index of the root move of best ``epimc`` value over ``budget`` worlds (see the module
-    documentation), or a negative status (``stack`` is ``ss.stack``)."""
-    ss.stack.ctl[C_SEED] = np.int64(seed)
+def epimc_decide(stack, core, rp, budget, dec, ss, seed):
+    """Index of the root move of best ``epimc`` value over ``budget.size`` worlds (see the module
+    documentation), or a status, negated (``stack`` is ``ss.stack``)."""
+    stack.ctl[C_SEED] = np.int64(seed)
     best, best_value = 0, 0.0
-    for m in range(n):
-        v, status = move_value(core, rp, me, budget, moves[0, m], moves[1, m], board, ss)
+    moves = dec.moves
+    for m in range(dec.n):
+        v, status = move_value(core, rp, dec.me, budget.size, moves[0, m], moves[1, m],
+                               dec.board, ss)
         if status < 0:
             return status
         if m == 0 or v > best_value:
@@ -200,8 +204,11 @@ key of the information set (``keys[k, m]``), the number of the seat's next moves
 @jit_entry
 def epimc_worlds(core, rp, me, board, ss, seed, k0, out):
     """The move analysis's worlds ``k0 <= k < k0 + out.keys.shape[0]`` under ``epimc``: each
-    root move's line (:func:`line`) into ``out``. Returns 0 or a negative status. ``ss`` is ready
+    root move's line (:func:`line`) into ``out``. Returns 0 or a status, negated. ``ss`` is ready
     (:func:`~dominosim.fast.search.worlds.set_root`); one call per thread, each its own ``ss``."""
+    status = rule_status(rp, board.pips)
+    if status != OK:
+        return -status
     for i in range(out.keys.shape[0]):
         for m in range(out.keys.shape[1]):
             sample_world(core, rp, me, board, ss, seed, k0 + i)
@@ -212,6 +219,6 @@ def epimc_worlds(core, rp, me, board, ss, seed, k0, out):
     return 0
 
 
-epimc_move = given(epimc_decide, SEARCH_SOLVER_LIMIT)
+epimc_move = given(epimc_decide, SOLVER_LIMIT)
 """:func:`epimc_decide` where the search scratch has a solver's stack; elsewhere the solver is not
 compiled."""

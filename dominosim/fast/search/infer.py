@@ -43,6 +43,14 @@ from ..core.board import (
     N_SUITS,
     ONE,
     OUT,
+    PUB_COLS,
+    PUB_DRAW,
+    PUB_KIND,
+    PUB_PLAY,
+    PUB_SEAT,
+    PUB_SUIT,
+    PUB_X,
+    copy_hands,
     fill_moves,
     make_board,
     make_log,
@@ -52,8 +60,20 @@ from ..core.jit import jit, jit_kernel
 from ..core.params import S_PARTNER, S_RANDOM
 from ..core.rng import shuffle
 from ..core.styles import best_move, heaviest_lead
-from ..core.turn import open_with, play, playable_suits, record_played
-from .consistent import I_ITEMS, I_PLACES, I_SLOTS, PUB_DRAW, PUB_PLAY, PUB_SUIT, draw_deal, uniform
+from ..core.turn import leads_any, open_with, play, playable_suits, record_played
+from .consistent import (
+    I_ITEMS,
+    I_PLACES,
+    I_SLOTS,
+    ITEM_PLACE,
+    ITEM_TILE,
+    SLOT_CAP,
+    SLOT_PLACE,
+    SLOT_SEAT,
+    SLOT_TIME,
+    draw_deal,
+    uniform,
+)
 
 M_NONE = -1
 """A seat not modelled: every hidden history of it is equally likely (the uniform worlds)."""
@@ -82,7 +102,7 @@ def make_inference(t, p, n_events):
     """An :class:`Inference` for ``t`` tiles, ``p`` seats and ``n_events`` public events, off
     (no seat modelled)."""
     return Inference(np.full(p, M_NONE, np.int64), np.zeros((p, N_PARAMS), np.float64),
-                     np.zeros(4, np.int64), np.zeros((max(n_events, 1), 4), np.int64),
+                     np.zeros(4, np.int64), np.zeros((max(n_events, 1), PUB_COLS), np.int64),
                      make_board(t, p), make_notes(p), make_log(0, 0), np.zeros(t, np.int64),
                      np.zeros(t, np.int64), np.zeros(max(n_events, 1), np.int64),
                      make_board(t, p), np.zeros((2, 2 * t), np.int64))
@@ -106,7 +126,7 @@ def set_models(codes, me, candidates, inf):
 def copy_public(pub, n_pub, inf):
     """The decision's public log into the inference's own copy (read by every candidate)."""
     for e in range(n_pub):
-        for j in range(4):
+        for j in range(PUB_COLS):
             inf.pub[e, j] = pub[e, j]
     inf.info[INF_PUB] = n_pub
 
@@ -120,14 +140,14 @@ def split_places(sm, inf, rng, i_rng):
     for q in range(sm.info[I_PLACES]):
         n = 0
         for i in range(n_items):
-            if items[3, i] == q:
+            if items[ITEM_PLACE, i] == q:
                 order[n] = i
                 n += 1
         shuffle(rng, i_rng, order, n)
         j = 0
         for k in range(n_slots):
-            if slots[3, k] == q:
-                for _ in range(slots[2, k]):
+            if slots[SLOT_PLACE, k] == q:
+                for _ in range(slots[SLOT_CAP, k]):
                     inf.slot_of[order[j]] = k
                     j += 1
 
@@ -153,14 +173,14 @@ def deal_replay(rp, me, sm, inf):
     for e in range(inf.info[INF_PUB]):
         inf.drawn[e] = -1
     for i in range(sm.info[I_ITEMS]):
-        if items[3, i] < 0:
+        if items[ITEM_PLACE, i] < 0:
             continue
         k = inf.slot_of[i]
-        tile = items[0, i]
-        if slots[1, k] == -2:
-            b.hands[slots[0, k], tile >> 6] |= ONE << np.uint64(tile & 63)
+        tile = items[ITEM_TILE, i]
+        if slots[SLOT_TIME, k] == -2:
+            b.hands[slots[SLOT_SEAT, k], tile >> 6] |= ONE << np.uint64(tile & 63)
         else:  # the slot opened just before the draw at event e (time 2e - 1)
-            inf.drawn[(slots[1, k] + 1) // 2] = tile
+            inf.drawn[(slots[SLOT_TIME, k] + 1) // 2] = tile
 
 
 @jit_kernel
@@ -210,13 +230,14 @@ def count_line_ends(core, board):
 def replay_play(core, rp, me, inf, e, first):
     """Public event ``e``, a play, replayed; returns its likelihood under the player's model."""
     b, notes = inf.replay, inf.notes
-    seat, tile, suit = inf.pub[e, 1], inf.pub[e, 2], inf.pub[e, PUB_SUIT]
+    seat, tile, suit = inf.pub[e, PUB_SEAT], inf.pub[e, PUB_X], inf.pub[e, PUB_SUIT]
     modelled = seat != me and inf.model[seat] != M_NONE
     w = 1.0
     if first:
-        if modelled and rp.open_any:
+        lead_any = leads_any(rp) == 1
+        if modelled and lead_any:
             w = lead_likelihood(core, inf, seat, tile)
-        open_with(core, rp, b, notes, inf.log, seat, tile, not rp.open_any)
+        open_with(core, rp, b, notes, inf.log, seat, tile, not lead_any)
     else:
         if modelled:
             w = play_likelihood(core, rp, inf, seat, tile, suit)
@@ -234,7 +255,7 @@ def likelihood(core, rp, me, inf):
     w = 1.0
     first = True
     for e in range(inf.info[INF_PUB]):
-        kind, seat = pub[e, 0], pub[e, 1]
+        kind, seat = pub[e, PUB_KIND], pub[e, PUB_SEAT]
         if kind == PUB_PLAY:
             w *= replay_play(core, rp, me, inf, e, first)
             first = False
@@ -249,7 +270,7 @@ def likelihood(core, rp, me, inf):
                 b.counts[seat] += 1
             notes.lacks[seat] = 0  # as the kernel: nothing is known of the new hand
         else:
-            notes.lacks[seat] |= pub[e, 2]
+            notes.lacks[seat] |= pub[e, PUB_X]
     return w
 
 
@@ -267,10 +288,7 @@ def world_weight(core, rp, me, ss):
 def keep_candidate(core, rp, ss, n_bone):
     """The candidate world (hands and its ``n_bone`` sleeping tiles) into ``ss.dealt``."""
     cand, dealt = ss.infer.cand, ss.dealt
-    for s in range(rp.players):
-        for w in range(core.words):
-            dealt.hands[s, w] = cand.hands[s, w]
-        dealt.counts[s], dealt.pips[s] = cand.counts[s], cand.pips[s]
+    copy_hands(core, rp.players, cand, dealt)
     for i in range(n_bone):
         dealt.bone[i] = cand.bone[i]
 

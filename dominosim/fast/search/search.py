@@ -1,7 +1,7 @@
 """The search strategies, compiled: determinized Monte Carlo (``mc``) and information-set Monte
 Carlo tree search (``ismcts``), honest or omniscient, and :func:`decide`, the entry point of every
-search, which also dispatches to ``pimc`` (:mod:`dominosim.fast.search.pimc`) and ``epimc``
-(:mod:`dominosim.fast.search.epimc`).
+search, which also dispatches to ``pimc`` (:mod:`dominosim.fast.search.pimc`) and
+``epimc`` (:mod:`dominosim.fast.search.epimc`).
 
 Both engines call :func:`decide` with the same arrays (the compiled kernel from its state, the
 reference engine from a :class:`~dominosim.strategies.SeatView`, see :mod:`dominosim.search`), so
@@ -36,16 +36,21 @@ from ...strategies.registry import METHODS
 from ..core.board import OUT, SEAT, fill_moves, holds, kth_move
 from ..core.jit import jit_kernel
 from ..core.rng import below, mix64, next64
-from ..core.turn import advance, play, playable_suits, score, side_of
+from ..core.status import NO_METHOD, OK
+from ..core.turn import advance, play, playable_suits, rule_status, score, side_of
 from .epimc import epimc_move
-from .pimc import SEARCH_NO_DEAL, SEARCH_SOLVER_LIMIT, SEARCH_TOO_MANY_STATES, pimc_move  # noqa: F401
+from .pimc import pimc_move
 from .worlds import (
     STREAM,
+    Budget,
+    Decision,
     copy_position,
     determinize,
     seed_streams,
     set_root,
 )
+
+__all__ = ["Budget", "Decision", "decide", "playout"]
 
 EXPLORATION = 0.7
 # node fields of the tree
@@ -77,16 +82,17 @@ def reward(rp, winner, seat):
 
 # ---------------------------------------------------------------- mc
 @jit_kernel
-def mc_decide(core, rp, me, omniscient, budget, n, moves, board, ss, seed):
-    """Index of the move with the best mean reward over ``budget`` playouts per move."""
+def mc_decide(core, rp, budget, dec, ss, seed):
+    """Index of the move with the best mean reward over ``budget.size`` playouts per move."""
     totals, work = ss.totals, ss.work
+    me, n, moves = dec.me, dec.n, dec.moves
     for m in range(n):
         totals[m] = 0.0
-    for k in range(budget):
-        determinize(core, rp, me, omniscient, board, ss)
+    for k in range(budget.size):
+        determinize(core, rp, me, budget.omniscient, dec.board, ss)
         key = mix64(seed + np.uint64(k + 1) * STREAM)
         for m in range(n):
-            copy_position(core, rp, board, ss)
+            copy_position(core, rp, dec.board, ss)
             seed_streams(ss.rng, rp.players, key)
             play(core, rp, work, ss.notes, ss.log, me, moves[0, m], moves[1, m])
             winner, _ = playout(core, rp, work, ss.notes, ss.log, ss.rng)
@@ -182,15 +188,16 @@ def _descend(core, rp, me, root_n, n_nodes, ss):
 
 
 @jit_kernel
-def ismcts_decide(core, rp, me, omniscient, budget, n, moves, board, ss, seed):
-    """Index of the root move visited most in ``budget`` iterations of SO-ISMCTS."""
+def ismcts_decide(core, rp, budget, dec, ss, seed):
+    """Index of the root move visited most in ``budget.size`` iterations of SO-ISMCTS."""
     tree, value, work = ss.tree, ss.value, ss.work
+    me, n, moves = dec.me, dec.n, dec.moves
     tree[N_PARENT, 0], tree[N_CHILD, 0], tree[N_SIBLING, 0], tree[N_VISITS, 0] = -1, -1, -1, 0
     n_nodes = 1
     seed_streams(ss.rng, rp.players, seed)
-    for _ in range(budget):
-        determinize(core, rp, me, omniscient, board, ss)
-        copy_position(core, rp, board, ss)
+    for _ in range(budget.size):
+        determinize(core, rp, me, budget.omniscient, dec.board, ss)
+        copy_position(core, rp, dec.board, ss)
         node, n_nodes = _descend(core, rp, me, n, n_nodes, ss)
         winner, _ = playout(core, rp, work, ss.notes, ss.log, ss.rng)
         while node > 0:
@@ -208,23 +215,30 @@ def ismcts_decide(core, rp, me, omniscient, budget, n, moves, board, ss, seed):
 
 # ---------------------------------------------------------------- the entry point
 @jit_kernel
-def decide(core, rp, method, omniscient, budget, me, n, moves, board, pub, n_pub, ss, seat_rng):
-    """The move of a search strategy for seat ``me`` among its ``n >= 2`` moves (in canonical
-    order in ``moves``); returns its index or a negative status.
+def decide(core, rp, budget, dec, ss, seat_rng):
+    """The move of a search strategy for seat ``dec.me`` among its ``dec.n >= 2`` moves (in
+    canonical order in ``dec.moves``); returns its index or a status, negated
+    (:mod:`dominosim.fast.core.status`).
 
-    ``method``: :data:`MC`, :data:`ISMCTS`, :data:`PIMC` or :data:`EPIMC`. ``board``: the position; its hands
-    are read only at row ``me`` and its boneyard not at all unless ``omniscient``.
-    ``pub[:n_pub]``: the public log. ``ss``: from :func:`make_search_scratch` (with a solver's
-    stack for ``pimc``). One number is drawn from ``seat_rng[0]``.
+    ``budget``: a :class:`~dominosim.fast.search.worlds.Budget` (``method``: :data:`MC`,
+    :data:`ISMCTS`, :data:`PIMC` or :data:`EPIMC`). ``dec``: a :class:`~dominosim.fast.search.worlds.Decision`;
+    its board's hands are read only at row ``me`` and its boneyard not at all unless
+    ``budget.omniscient``. ``ss``: from :func:`make_search_scratch` (with a solver's stack for
+    ``pimc``). One number is drawn from ``seat_rng[0]``.
     """
+    status = rule_status(rp, dec.board.pips)
+    if status != OK:
+        return -status
     seed = next64(seat_rng, 0)
-    states = set_root(rp, me, board, pub, n_pub, omniscient, ss, seed)
+    states = set_root(rp, dec, budget.omniscient, ss, seed)
     if states < 0:
         return states
-    if method == PIMC:
-        return pimc_move(ss.stack, core, rp, me, budget, n, moves, board, ss, seed)
-    if method == EPIMC:
-        return epimc_move(ss.stack, core, rp, me, budget, n, moves, board, ss, seed)
-    if method == ISMCTS:
-        return ismcts_decide(core, rp, me, omniscient, budget, n, moves, board, ss, seed)
-    return mc_decide(core, rp, me, omniscient, budget, n, moves, board, ss, seed)
+    if budget.method == PIMC:
+        return pimc_move(ss.stack, core, rp, budget, dec, ss, seed)
+    if budget.method == EPIMC:
+        return epimc_move(ss.stack, core, rp, budget, dec, ss, seed)
+    if budget.method == ISMCTS:
+        return ismcts_decide(core, rp, budget, dec, ss, seed)
+    if budget.method == MC:
+        return mc_decide(core, rp, budget, dec, ss, seed)
+    return NO_METHOD

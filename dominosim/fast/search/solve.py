@@ -33,15 +33,16 @@ from ..core.board import (
     BONE_POS,
     MAX_ENDS,
     N_EMPTY,
-    N_ENDS,
     N_SUITS,
     OUT,
     SEAT,
     T_PIPS,
     Board,
+    copy_board,
     fill_moves,
     make_log,
     make_notes,
+    words_of,
 )
 from ..core.jit import jit, jit_helper, jit_kernel
 from ..core.rng import mix64
@@ -61,7 +62,9 @@ C_NODES, C_LIMIT, C_ABORTED, C_ROOT_SIDE, C_OBJECTIVE, C_SALT = range(6)
 F_ALPHA, F_BETA, F_LOW, F_HIGH, F_BEST, F_CODE, F_NEXT, F_N, F_MAX, F_SEAT, F_SLOT = range(11)
 """A level's frame: its window now and as entered, its best value and move so far, the next move
 to try and how many, whether its seat maximises, the seat, its table slot."""
-ENTER, NEXT, RETURN = 0, 1, 2
+ENTER, NEXT, RETURN, ABORT = range(4)
+"""What the search does next at a level: enter it, try its next move, return its value to the level
+above, or stop (past the node limit)."""
 _K_HAND = np.uint64(0x9E3779B97F4A7C15)
 _K_END = np.uint64(0xD1B54A32D192ED03)
 _K_AT = np.uint64(0x8CB92BA72F3D8DD7)
@@ -81,7 +84,7 @@ _VALUE_BITS = np.uint64(0xFFFFFFFF)
 def make_stack(t, p, depth, table_bits):
     """A :class:`SolveStack` for ``t`` tiles, ``p`` seats, ``depth`` levels and a table of
     ``2**table_bits`` entries."""
-    w = (t + 63) // 64
+    w = words_of(t)
     size = 1 << table_bits
     return SolveStack(np.zeros((depth, p, w), np.uint64), np.zeros((depth, p), np.int64),
                       np.zeros((depth, p), np.int64), np.zeros((depth, MAX_ENDS), np.int64),
@@ -103,19 +106,7 @@ def level(st, d):
 @jit_kernel
 def copy_down(core, rp, st, d):
     """Level ``d`` copied into level ``d + 1``."""
-    for s in range(rp.players):
-        for w in range(core.words):
-            st.hands[d + 1, s, w] = st.hands[d, s, w]
-        st.counts[d + 1, s] = st.counts[d, s]
-        st.pips[d + 1, s] = st.pips[d, s]
-    n_ends = 2 if core.line else st.at[d, N_ENDS]
-    for i in range(n_ends):
-        st.ends[d + 1, i] = st.ends[d, i]
-        st.arms[d + 1, i] = st.arms[d, i]
-    for v in range(N_SUITS):
-        st.suit_count[d + 1, v] = st.suit_count[d, v]
-    for i in range(st.at.shape[1]):
-        st.at[d + 1, i] = st.at[d, i]
+    copy_board(core, rp.players, level(st, d), level(st, d + 1))
 
 
 @jit_kernel
@@ -187,6 +178,88 @@ def order_moves(moves, n, first):
         moves[0, j], moves[1, j] = tile, suit
 
 
+@jit_helper
+def enter(core, rp, st, d):
+    """Enter level ``d``: ``(RETURN, value)`` when the hand is over there (finished or blocked,
+    after the forced draws and knocks) or the table decides it, ``(ABORT, 0)`` past the node
+    limit, else ``(NEXT, 0)`` with its moves listed, the table's best first, and its frame set."""
+    ctl, fr = st.ctl, st.frame
+    ctl[C_NODES] += 1
+    if ctl[C_NODES] > ctl[C_LIMIT]:
+        ctl[C_ABORTED] = 1
+        return ABORT, 0
+    board = level(st, d)
+    if board.at[OUT] >= 0:
+        return RETURN, leaf(rp, ctl, board)
+    n, psm = advance(core, rp, board, st.notes, st.log)
+    if n == 0:
+        return RETURN, leaf(rp, ctl, board)
+    seat = board.at[SEAT]
+    key = position_key(core, rp, board, ctl[C_SALT])
+    slot = np.int64(key & np.uint64(st.tt.shape[0] - 1))
+    first = -1
+    a, b = fr[d, F_ALPHA], fr[d, F_BETA]
+    if st.tt[slot, 0] == key:
+        value, flag, move = unpack(st.tt[slot, 1])
+        if flag == EXACT:
+            return RETURN, value
+        if flag == LOWER and value > a:
+            a = value
+        elif flag == UPPER and value < b:
+            b = value
+        if a >= b:
+            return RETURN, value
+        first = move
+    moves = st.moves[d]
+    n = fill_moves(core, board.hands, seat, psm, moves)
+    order_moves(moves, n, first)
+    maximise = side_of(rp, seat) == ctl[C_ROOT_SIDE]
+    fr[d, F_ALPHA], fr[d, F_BETA], fr[d, F_LOW], fr[d, F_HIGH] = a, b, a, b
+    fr[d, F_BEST] = -INF if maximise else INF
+    fr[d, F_CODE], fr[d, F_NEXT], fr[d, F_N] = -1, 0, n
+    fr[d, F_MAX], fr[d, F_SEAT], fr[d, F_SLOT] = 1 if maximise else 0, seat, slot
+    st.keys[d] = key
+    return NEXT, 0
+
+
+@jit_helper
+def step(core, rp, st, d):
+    """Level ``d`` plays its next move into level ``d + 1`` (``(ENTER, 0)``) or, with no move left
+    or the window closed, stores its best value in the table (``(RETURN, value)``)."""
+    fr = st.frame
+    i = fr[d, F_NEXT]
+    if i >= fr[d, F_N] or fr[d, F_ALPHA] >= fr[d, F_BETA]:
+        best, slot = fr[d, F_BEST], fr[d, F_SLOT]
+        flag = UPPER if best <= fr[d, F_LOW] else LOWER if best >= fr[d, F_HIGH] else EXACT
+        st.tt[slot, 0] = st.keys[d]
+        st.tt[slot, 1] = pack(best, flag, fr[d, F_CODE])
+        return RETURN, best
+    fr[d, F_NEXT] = i + 1
+    copy_down(core, rp, st, d)
+    play(core, rp, level(st, d + 1), st.notes, st.log, fr[d, F_SEAT], st.moves[d, 0, i],
+         st.moves[d, 1, i])
+    fr[d + 1, F_ALPHA], fr[d + 1, F_BETA] = fr[d, F_ALPHA], fr[d, F_BETA]
+    return ENTER, 0
+
+
+@jit_helper
+def back(st, d, ret):
+    """Level ``d`` takes ``ret``, the value of the move it tried last: its best value and move so
+    far, and its window."""
+    fr = st.frame
+    i = fr[d, F_NEXT] - 1
+    code = st.moves[d, 0, i] * N_SUITS + st.moves[d, 1, i]
+    if fr[d, F_MAX]:
+        if ret > fr[d, F_BEST]:
+            fr[d, F_BEST], fr[d, F_CODE] = ret, code
+            if ret > fr[d, F_ALPHA]:
+                fr[d, F_ALPHA] = ret
+    elif ret < fr[d, F_BEST]:
+        fr[d, F_BEST], fr[d, F_CODE] = ret, code
+        if ret < fr[d, F_BETA]:
+            fr[d, F_BETA] = ret
+
+
 @jit_kernel
 def search(core, rp, st, alpha, beta):
     """The value to the root side of the position at level 1, just after a root move: finished,
@@ -195,90 +268,27 @@ def search(core, rp, st, alpha, beta):
     limit.
 
     Iterative, with one frame per level in ``st.frame`` (numba's cached code cannot call itself):
-    a level is *entered* (a leaf, a table hit, or its moves listed), steps to its *next* move
-    (one level down), or *returns* its value to the level above."""
-    ctl, fr, keys = st.ctl, st.frame, st.keys
+    a level is *entered* (:func:`enter`: a leaf, a table hit, or its moves listed), steps to its
+    *next* move one level down (:func:`step`), or *returns* its value to the level above
+    (:func:`back`)."""
     d = 1
-    fr[1, F_ALPHA], fr[1, F_BETA] = alpha, beta
-    mode = ENTER
-    ret = 0
+    st.frame[1, F_ALPHA], st.frame[1, F_BETA] = alpha, beta
+    mode, ret = ENTER, 0
     while True:
         if mode == ENTER:
-            ctl[C_NODES] += 1
-            if ctl[C_NODES] > ctl[C_LIMIT]:
-                ctl[C_ABORTED] = 1
-                return 0
-            board = level(st, d)
-            mode = RETURN
-            if board.at[OUT] >= 0:
-                ret = leaf(rp, ctl, board)
-                continue
-            n, psm = advance(core, rp, board, st.notes, st.log)
-            if n == 0:
-                ret = leaf(rp, ctl, board)
-                continue
-            seat = board.at[SEAT]
-            key = position_key(core, rp, board, ctl[C_SALT])
-            slot = np.int64(key & np.uint64(st.tt.shape[0] - 1))
-            first = -1
-            a, b = fr[d, F_ALPHA], fr[d, F_BETA]
-            if st.tt[slot, 0] == key:
-                value, flag, move = unpack(st.tt[slot, 1])
-                if flag == EXACT:
-                    ret = value
-                    continue
-                if flag == LOWER and value > a:
-                    a = value
-                elif flag == UPPER and value < b:
-                    b = value
-                if a >= b:
-                    ret = value
-                    continue
-                first = move
-            moves = st.moves[d]
-            n = fill_moves(core, board.hands, seat, psm, moves)
-            order_moves(moves, n, first)
-            maximise = side_of(rp, seat) == ctl[C_ROOT_SIDE]
-            fr[d, F_ALPHA], fr[d, F_BETA], fr[d, F_LOW], fr[d, F_HIGH] = a, b, a, b
-            fr[d, F_BEST] = -INF if maximise else INF
-            fr[d, F_CODE], fr[d, F_NEXT], fr[d, F_N] = -1, 0, n
-            fr[d, F_MAX], fr[d, F_SEAT], fr[d, F_SLOT] = 1 if maximise else 0, seat, slot
-            keys[d] = key
-            mode = NEXT
-        if mode == NEXT:
-            i = fr[d, F_NEXT]
-            if i >= fr[d, F_N] or fr[d, F_ALPHA] >= fr[d, F_BETA]:
-                best, slot = fr[d, F_BEST], fr[d, F_SLOT]
-                flag = UPPER if best <= fr[d, F_LOW] else LOWER if best >= fr[d, F_HIGH] else EXACT
-                st.tt[slot, 0] = keys[d]
-                st.tt[slot, 1] = pack(best, flag, fr[d, F_CODE])
-                ret = best
-                mode = RETURN
-            else:
-                fr[d, F_NEXT] = i + 1
-                copy_down(core, rp, st, d)
-                play(core, rp, level(st, d + 1), st.notes, st.log, fr[d, F_SEAT],
-                     st.moves[d, 0, i], st.moves[d, 1, i])
-                fr[d + 1, F_ALPHA], fr[d + 1, F_BETA] = fr[d, F_ALPHA], fr[d, F_BETA]
+            mode, ret = enter(core, rp, st, d)
+        elif mode == NEXT:
+            mode, ret = step(core, rp, st, d)
+            if mode == ENTER:
                 d += 1
-                mode = ENTER
-                continue
-        if mode == RETURN:
+        elif mode == RETURN:
             if d == 1:
                 return ret
             d -= 1
-            i = fr[d, F_NEXT] - 1
-            code = st.moves[d, 0, i] * N_SUITS + st.moves[d, 1, i]
-            if fr[d, F_MAX]:
-                if ret > fr[d, F_BEST]:
-                    fr[d, F_BEST], fr[d, F_CODE] = ret, code
-                    if ret > fr[d, F_ALPHA]:
-                        fr[d, F_ALPHA] = ret
-            elif ret < fr[d, F_BEST]:
-                fr[d, F_BEST], fr[d, F_CODE] = ret, code
-                if ret < fr[d, F_BETA]:
-                    fr[d, F_BETA] = ret
+            back(st, d, ret)
             mode = NEXT
+        else:  # ABORT
+            return 0
 
 
 @jit_kernel

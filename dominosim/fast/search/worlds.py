@@ -24,9 +24,11 @@ from ..core.board import (
     BONE_POS,
     KNOCKED,
     N_ENDS,
-    N_SUITS,
     OUT,
     SEAT,
+    copy_hands,
+    copy_layout,
+    copy_scalars,
     give,
     holds,
     make_board,
@@ -42,6 +44,16 @@ STREAM = np.uint64(GAMMA)
 """A decision's streams are spaced by the generator's increment: playout ``k`` of ``mc`` and
 world ``k`` of ``pimc`` key ``mix64(seed + (k + 1) * GAMMA)``, seat ``s`` of a playout
 ``mix64(key + s * GAMMA)``, the sampler ``mix64(seed)`` (see :mod:`dominosim.rng`)."""
+
+Budget = namedtuple("Budget", ["method", "omniscient", "size"])
+"""What a search spends on a decision: its method (numbered in
+:data:`~dominosim.strategies.registry.METHODS`), whether it sees the hidden hands, and its size
+(``mc``: playouts per move; ``ismcts``: iterations; ``pimc``: sampled worlds)."""
+
+Decision = namedtuple("Decision", ["me", "n", "moves", "board", "pub", "n_pub"])
+"""What a search decides: seat ``me`` to move among its ``n`` legal moves (``moves[0, :n]`` the
+tiles, ``moves[1, :n]`` the suits, in canonical order) in the position ``board`` (a
+:class:`~dominosim.fast.core.board.Board`), after the public log ``pub[:n_pub]``."""
 
 SearchScratch = namedtuple("SearchScratch", ["dealt", "work", "root", "notes", "log", "rng",
                                              "totals", "moves", "tree", "value", "sampler",
@@ -78,37 +90,30 @@ def make_search_scratch(t: int, p: int, n_events: int, nodes: int, states: int,
 
 
 @jit_kernel
-def set_root(rp, me, board, pub, n_pub, omniscient, ss, seed):
-    """The decision's scalars into ``ss.root`` (the boneyard's undrawn tiles from 0, seat ``me`` to
-    move) and, for an honest search, the consistent-deal table; returns its number of states or a
-    negative status of :func:`~dominosim.fast.search.consistent.prepare`."""
-    root = ss.root
-    for i in range(root.shape[0]):
-        root[i] = board.at[i]
+def set_root(rp, dec, omniscient, ss, seed):
+    """The decision's scalars into ``ss.root`` (the boneyard's undrawn tiles from 0, seat
+    ``dec.me`` to move) and, for an honest search, the consistent-deal table; returns its number
+    of states or a status of :func:`~dominosim.fast.search.consistent.prepare`, negated."""
+    root, board = ss.root, dec.board
+    copy_scalars(board.at, root)
     root[BONE_POS], root[BONE_END] = 0, board.at[BONE_END] - board.at[BONE_POS]
-    root[KNOCKED], root[SEAT], root[OUT] = 0, me, -1
+    root[KNOCKED], root[SEAT], root[OUT] = 0, dec.me, -1
     ss.rng[rp.players] = mix64(seed)
     if omniscient:
         return 1
     if ss.infer.info[INF_CANDIDATES] > 0:
-        copy_public(pub, n_pub, ss.infer)
-    return prepare(rp, me, pub, n_pub, board.hands, board.counts, root[BONE_END], ss.sampler)
+        copy_public(dec.pub, dec.n_pub, ss.infer)
+    return prepare(rp, dec.me, dec.pub, dec.n_pub, board.hands, board.counts, root[BONE_END],
+                   ss.sampler)
 
 
 @jit_kernel
 def copy_position(core, rp, board, ss):
     """The determinization and the decision's open ends into the position being played."""
     dealt, work = ss.dealt, ss.work
-    for s in range(rp.players):
-        for w in range(core.words):
-            work.hands[s, w] = dealt.hands[s, w]
-        work.counts[s], work.pips[s] = dealt.counts[s], dealt.pips[s]
-    for i in range(ss.root[N_ENDS]):
-        work.ends[i], work.arms[i] = board.ends[i], board.arms[i]
-    for v in range(N_SUITS):
-        work.suit_count[v] = board.suit_count[v]
-    for i in range(ss.root.shape[0]):
-        work.at[i] = ss.root[i]
+    copy_hands(core, rp.players, dealt, work)
+    copy_layout(board, work, ss.root[N_ENDS])
+    copy_scalars(ss.root, work.at)
     for i in range(ss.root[BONE_END]):  # a copy, not a shared array: the entry points promise
         work.bone[i] = dealt.bone[i]     # LLVM that their arrays do not alias (jit.jit_entry)
 
