@@ -152,7 +152,8 @@ class _Worlds:
     def epimc_values(self, budget: int) -> tuple[np.ndarray, np.ndarray]:
         """``(win, points)`` of every move in worlds ``0 <= k < budget`` under ``epimc``: in a
         world where the seat moves again, the value of the move its information set takes (the
-        best total over the set's worlds)."""
+        best total over the set's worlds).
+        """
         from ..fast.search.epimc import EpimcWorlds, epimc_worlds
         from ..fast.search.solve import WIN_UNIT
         from ..strategies.search import search_error

@@ -96,6 +96,7 @@ def per_seat(rules: Rules, strategies: Any) -> list[Any]:
 
 def resolve_lineup(rules: Rules, strategies: Any) -> list[Strategy]:
     """One strategy object per seat (see :func:`per_seat`); a search with inference (``+infer``)
-    knows the line-up (it is public in a simulation) and models the seats it can."""
+    knows the line-up (it is public in a simulation) and models the seats it can.
+    """
     lineup = [resolve(s) for s in per_seat(rules, strategies)]
     return [s.bound(lineup) if isinstance(s, SearchStrategy) else s for s in lineup]

@@ -126,8 +126,9 @@ class SearchStrategy:
         self._scratch: dict[Rules, tuple] = {}
 
     def bound(self, lineup: Sequence[Any]) -> SearchStrategy:
-        """This search with its models of the other seats read from the ``lineup`` (strategy
-        objects or names, one per seat): a copy, or itself when it does not infer."""
+        """The search with its models of the other seats read from the ``lineup`` (strategy
+        objects or names, one per seat): a copy, or itself when it does not infer.
+        """
         if not self.infer:
             return self
         bound = copy.copy(self)
@@ -138,7 +139,8 @@ class SearchStrategy:
     @classmethod
     def from_name(cls, spec: str) -> SearchStrategy:
         """``"mc"``, ``"mc:200"``, ``"ismcts_omniscient:500"``, ``"pimc:50+infer"``,
-        ``"ismcts+infer:32"`` and so on."""
+        ``"ismcts+infer:32"`` and so on.
+        """
         head, plus, suffix = spec.partition("+")
         name, _, budget = head.partition(":")
         omniscient = name.endswith("_omniscient")
@@ -158,7 +160,8 @@ class SearchStrategy:
     @property
     def nodes(self) -> int:
         """The size of the search tree (``ismcts``), of the information sets' arrays (``epimc``);
-        1 otherwise."""
+        1 otherwise.
+        """
         if self.kind == "epimc":
             return self.budget * SET_MOVES
         return self.budget + 1 if self.kind == "ismcts" else 1
@@ -166,7 +169,8 @@ class SearchStrategy:
     @property
     def table_bits(self) -> int:
         """The solver's transposition table size as a power of two (``pimc``, ``epimc``; 0: no
-        solver)."""
+        solver).
+        """
         return TABLE_BITS if self.kind in ("pimc", "epimc") else 0
 
     def __repr__(self) -> str:
@@ -344,7 +348,8 @@ def _suit_mask(suits: Any) -> int:
 
 def resolve_search(spec: Any) -> SearchStrategy | None:
     """A :class:`SearchStrategy` from a name like ``"mc:200"`` or ``"pimc:50+infer"`` or an
-    instance; None otherwise."""
+    instance; None otherwise.
+    """
     from .registry import ALIASES
 
     if isinstance(spec, SearchStrategy):
@@ -359,7 +364,8 @@ def resolve_search(spec: Any) -> SearchStrategy | None:
 
 def infer_suffix(candidates: int) -> str:
     """The suffix of a search's name for its inference: ``""`` (off), ``"+infer"`` (the default
-    number of candidates) or ``"+infer:C"``."""
+    number of candidates) or ``"+infer:C"``.
+    """
     if not candidates:
         return ""
     return "+infer" if candidates == INFER_CANDIDATES else f"+infer:{candidates}"
@@ -367,7 +373,8 @@ def infer_suffix(candidates: int) -> str:
 
 def model_code(strategy: Any) -> int:
     """The model inference keeps of a seat playing ``strategy`` (a name or a strategy object):
-    the compiled code of ``random`` or of a deterministic style, or -1 (not modelled)."""
+    the compiled code of ``random`` or of a deterministic style, or -1 (not modelled).
+    """
     from .registry import STRATEGY_CODES
 
     name = strategy if isinstance(strategy, str) else getattr(strategy, "name", None)

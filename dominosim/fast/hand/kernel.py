@@ -49,6 +49,7 @@ from ..core.jit import jit, jit_helper, jit_kernel
 from ..core.params import OMNISCIENT, PLUGIN, S_RANDOM, SEARCH_METHOD
 from ..core.rng import below, deal_key, seat_key, shuffle
 from ..core.status import ERR_LOG_FULL, ERR_REDEALS, OK, plugin_fault
+from ..core.styles import best_move, heaviest_lead
 from ..core.turn import advance, leads_any, open_with, partner_of, play, score
 from ..search.infer import set_models
 from ..search.search import Budget, Decision, decide
@@ -64,7 +65,6 @@ from .plugin import (
     V_TILE_COUNTS,
     call_plugin,
 )
-from ..core.styles import best_move, heaviest_lead
 
 # ---------------------------------------------------------------- record columns (int16 row)
 C_OPENER, C_OPEN_DOUBLE, C_OPEN_TILE, C_END, C_WIN, C_POINTS, C_PLAYS, C_KNOCKS = range(8)

@@ -33,9 +33,8 @@ from ..core.board import DRAWS, KNOCKS, N_SUITS, OUT, SEAT, fill_moves
 from ..core.gates import given
 from ..core.jit import jit_entry, jit_kernel
 from ..core.rng import mix64
-from ..core.turn import advance, play, side_of
 from ..core.status import ERR_SEARCH_DEAL, OK, SOLVER_LIMIT
-from ..core.turn import rule_status
+from ..core.turn import advance, play, rule_status, side_of
 from .pimc import WORLD_NODES, sample_world
 from .solve import (
     C_ABORTED,
