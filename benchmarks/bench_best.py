@@ -7,7 +7,8 @@
 ``infer`` plays ``S+infer`` and ``S`` each against the same ``field`` on the same duplicate deals
 (``ds.compare(..., keep_deals=True)``) and pairs the two deal by deal: the gain of inference
 alone, with its 95% interval. ``versus`` is ``ds.compare(a, b)``. ``speed`` times every decision
-of ``a`` (the search's compiled call, through the reference engine) against ``random``. Each
+of ``a`` (the search's compiled call, through the reference engine) against ``random``, in CPU
+time of the deciding thread (one core; a loaded machine slows the clock, not this). Each
 runs in Block double-six 4p in partnership (7 tiles each) and in Draw double-six 2p, on one core
 (``n_jobs=1``) unless ``--jobs`` says otherwise.
 """
@@ -66,9 +67,9 @@ class Timed:
         self.search, self.name, self.times = search, search.name, []
 
     def choose(self, view, moves, rng):
-        t = time.perf_counter()
+        t = time.thread_time()  # CPU time of this thread: one core, whatever the machine's load
         move = self.search.choose(view, moves, rng)
-        self.times.append(time.perf_counter() - t)
+        self.times.append(time.thread_time() - t)
         return move
 
 
@@ -82,7 +83,7 @@ def speed(args: argparse.Namespace) -> None:
         ds.simulate(rules, lineup, n_hands=args.hands, seed=args.seed, engine="reference")
         ms = 1000 * np.array(timed.times)
         print(f"{game}: {timed.name}, {len(ms)} decisions in {args.hands} hands against random: "
-              f"median {np.median(ms):.1f} ms, 90th percentile {np.percentile(ms, 90):.1f} ms, "
+              f"median {np.median(ms):.1f} ms of CPU, 90th percentile {np.percentile(ms, 90):.1f} ms, "
               f"worst {ms.max():.1f} ms")
 
 

@@ -104,8 +104,8 @@ def _epimc_choice(worlds, me, moves):
 def _worlds(state, view, moves, budget, seed):
     """The compiled decision (its arrays) and its ``budget`` worlds as reference game states."""
     rules, me = view.rules, view.seat
-    ss = fw.make_search_scratch(rules.n_tiles, rules.players, max_events(rules), 1,
-                                table_states(rules), 12)
+    ss = fw.make_search_scratch(rules.n_tiles, rules.players, max_events(rules),
+                                SearchStrategy("epimc", budget).nodes, table_states(rules), 12)
     pub = np.zeros((max_events(rules), fb.PUB_COLS), dtype=np.int64)
     board, n_pub = position_board(view, pub)
     core, rp = Shape.searching(rules), rule_params(rules)
@@ -133,7 +133,7 @@ def _worlds(state, view, moves, budget, seed):
 ], ids=["block2", "block3", "draw2"])
 def test_epimc_chooses_as_an_independent_implementation(rules):
     checked = 0
-    for seed in range(12):
+    for seed in range(30):
         log = play_hand(rules, "random", seed=seed)
         hands, boneyard = log.deals[-1]
         events = [e for e in log.events if e.kind != "end"]
