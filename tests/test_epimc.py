@@ -170,3 +170,32 @@ def test_epimc_identical_in_both_engines(preset, players):
     fast = ds.simulate(rules, lineup, n_hands=3, seed=5)
     ref = ds.simulate(rules, lineup, n_hands=3, seed=5, engine="reference")
     assert fast.equals(ref)
+
+
+def test_analyze_epimc_ranks_moves_as_the_strategy_chooses():
+    """``ds.analyze(method="epimc")`` on the worlds of a seed: its best move is the move the
+    ``epimc`` search plays on the same worlds, in every position checked."""
+    from dominosim.rng import mix64
+    from dominosim.solver.position import Position
+
+    rules = ds.Rules.preset("block", players=2, max_pip=3, hand_size=3)
+    checked = 0
+    for seed in range(10):
+        log = play_hand(rules, "random", seed=seed)
+        hands, boneyard = log.deals[-1]
+        events = [e for e in log.events if e.kind != "end"]
+        for k in range(1, len(events)):
+            state = _replay(rules, hands, boneyard, events[:k])
+            me = events[k].seat
+            moves = state.legal_moves(me)
+            if events[k].kind != "play" or state.to_move != me or len(moves) < 2:
+                continue
+            table = ds.analyze(Position(state), method="epimc", budget=6, seed=seed, n_jobs=1)
+            world_seed = np.uint64(mix64(seed))
+            core, rp, dec, ss, _ = _worlds(state, view_of(state, me), moves, 6, world_seed)
+            budget = fw.Budget(METHODS.index("epimc"), False, 6)
+            chosen = fe.epimc_decide(ss.stack, core, rp, budget, dec, ss, world_seed)
+            assert int(table["best"].to_numpy().argmax()) == chosen
+            assert table.attrs["samples"] == 6
+            checked += 1
+    assert checked >= 8

@@ -213,3 +213,31 @@ def test_inference_identical_in_both_engines(preset, players, lineup):
     plain = ds.simulate(rules, [s.replace("+infer:4", "").replace("+infer", "") for s in lineup],
                         n_hands=6, seed=11)
     assert not plain.equals(fast)  # the inference changed some decision
+
+
+def test_analyze_with_inference_weights_its_worlds():
+    """``ds.analyze(inference=...)`` draws its worlds from the model: against ``bully`` the
+    values differ from the uniform worlds' in some position; bad values are refused."""
+    from dominosim.solver.position import Position
+
+    rules, lineup = CASES[2]
+    differ = checked = 0
+    for seed in range(3):
+        log = play_hand(rules, lineup, seed=seed)
+        hands, boneyard = log.deals[-1]
+        events = [e for e in log.events if e.kind != "end"]
+        for k in range(2, len(events)):
+            state = _replay(rules, hands, boneyard, events[:k])
+            if events[k].kind != "play" or events[k].seat != 0 or \
+                    len(state.legal_moves(0)) < 2:
+                continue
+            plain = ds.analyze(Position(state), budget=200, seed=1, n_jobs=1)
+            inferred = ds.analyze(Position(state), budget=200, seed=1, n_jobs=1,
+                                  inference=[None, "bully"])
+            differ += not np.allclose(plain["win"], inferred["win"])
+            checked += 1
+    assert checked >= 3 and differ > 0
+    with pytest.raises(ValueError, match="inference"):
+        ds.analyze(Position(state), budget=10, inference=["bully"])
+    with pytest.raises(ValueError, match="inference"):
+        ds.analyze(Position(state), budget=10, method="playout", inference="bully")
