@@ -1,8 +1,9 @@
 """Time of the first ``simulate`` in a fresh process: with an empty numba cache (compilation
 included) and with a warm one (cache hit), for a built-in style and for the search strategies.
 
-Run ``python benchmarks/bench_startup.py``. Each measurement is a new Python process that imports
-dominosim and plays hands of Block 4p (1,000 with ``random`` or ``bully``, 20 with ``mc:10``,
+Run ``python benchmarks/bench_startup.py`` (or ``python benchmarks/bench_startup.py bully tuned``
+for some of the cases). Each measurement is a new Python process that imports
+dominosim and plays hands of Block 4p (1,000 with ``random``, ``bully`` or ``tuned``, 20 with ``mc:10``,
 ``ismcts:100`` or ``pimc:5``); the cache lives in a temporary directory (``NUMBA_CACHE_DIR``), emptied before
 each cold run and kept for the warm runs. Besides the wall time it prints the process's CPU time,
 which a busy machine inflates less.
@@ -21,7 +22,8 @@ SNIPPET = (
     "ds.simulate(ds.Rules.preset('block', players=4), {strategy!r}, {hands}, seed=1); "
     "print(time.perf_counter() - t0, time.process_time() - c0)"
 )
-CASES = (("random", 1000), ("bully", 1000), ("mc:10", 20), ("ismcts:100", 20), ("pimc:5", 20))
+CASES = (("random", 1000), ("bully", 1000), ("tuned", 1000), ("mc:10", 20), ("ismcts:100", 20),
+         ("pimc:5", 20))
 
 
 def first_simulate(cache_dir: str, strategy: str, hands: int) -> tuple[float, float, float]:
@@ -34,8 +36,12 @@ def first_simulate(cache_dir: str, strategy: str, hands: int) -> tuple[float, fl
     return inside, cpu, time.perf_counter() - t0
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
+    """Every case, or only the strategies named on the command line."""
+    names = sys.argv[1:] if argv is None else argv
     for strategy, hands in CASES:
+        if names and strategy not in names:
+            continue
         with tempfile.TemporaryDirectory() as cache:
             cold = first_simulate(cache, strategy, hands)
             warm = min(first_simulate(cache, strategy, hands) for _ in range(3))

@@ -12,6 +12,7 @@ True
 
 from . import analysis, plots
 from .play import play  # the package's function: ds.play stays it (see dominosim/play/__init__.py)
+from .players import Tuning, decisions, tune
 from .reference.game import IllegalMoveError, Move
 from .reference.hand import HandLog, MatchLog, play_hand, play_match
 from .reference.transcript import transcript
@@ -21,10 +22,12 @@ from .simulation.duplicate import Comparison, Tournament, bradley_terry, compare
 from .simulation.play import replay, simulate, simulate_matches
 from .solver import Position, Solution, analyze, exact, solve
 from .solver.review import review
+from .strategies.features import FEATURE_NAMES, FEATURES, FEATURES_VERSION
 from .strategies.lineup import BUILTINS, SEARCHES, STYLES
 from .strategies.plugins import CompiledStrategy, compiled_strategy
 from .strategies.search import ISMCTS, PIMC, MonteCarlo, SearchStrategy
 from .strategies.view import SeatView
+from .strategies.weighted import Weighted, load_player, tuned_player
 from .summary import Summary
 
 __version__ = "0.1.0"
@@ -69,4 +72,13 @@ __all__ = [
     "simulate",
     "simulate_matches",
     "transcript",
+    "FEATURES",
+    "FEATURE_NAMES",
+    "FEATURES_VERSION",
+    "Tuning",
+    "Weighted",
+    "decisions",
+    "load_player",
+    "tune",
+    "tuned_player",
 ]

@@ -78,3 +78,28 @@ def check_jobs(n_jobs: Any) -> int:
 def check_confidence(confidence: Any) -> float:
     """A coverage strictly between 0 and 1."""
     return check_fraction("confidence", confidence, "such as 0.95")
+
+
+MAX_LIMIT = 2**62
+"""The largest count a limit (``max_states``, ``max_nodes``, ``max_memory``) may be: the
+compiled counters are 64-bit signed integers, and a larger limit would wrap."""
+
+
+def check_limit(name: str, value: Any, low: int = 1, most: int = MAX_LIMIT) -> int:
+    """``value`` as a limit: an integer from ``low`` to ``most`` (never a bool, a float, NaN or
+    a string, which would turn a guard off or wrap in compiled code).
+
+    >>> check_limit("max_states", 1_000)
+    1000
+    >>> check_limit("max_states", float("nan"))
+    Traceback (most recent call last):
+    ...
+    ValueError: The value for `max_states` must be an integer from 1 to 2**62, but nan was passed.
+    """
+    import numbers
+
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or \
+            not low <= int(value) <= most:
+        shown = "2**62" if most == MAX_LIMIT else f"{most:,}"
+        raise refuse(name, f"an integer from {low:,} to {shown}", value)
+    return int(value)

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal, overload
 
 import numpy as np
 
@@ -362,3 +362,33 @@ class Rules:
                     f"{given}; pass hand_size=...")
             fields["hand_size"] = table[players]
         return cls(players=players, **fields)
+
+
+@overload
+def check_rules(value: Any, name: str = ..., *, optional: Literal[False] = ...) -> Rules: ...
+
+
+@overload
+def check_rules(value: Any, name: str = ..., *, optional: bool) -> Rules | None: ...
+
+
+def check_rules(value: Any, name: str = "rules", *, optional: bool = False) -> Rules | None:
+    """``value`` if it is a :class:`Rules` (or None when ``optional``): the one rule of the API
+    wherever a ``Rules`` is taken. A preset's name is refused, everywhere in the same sentence,
+    which says how to make the rules of that preset (``ds.play``'s ``game`` is the one parameter
+    that takes a name: it is not a ``Rules`` parameter).
+
+    >>> check_rules("draw")
+    Traceback (most recent call last):
+    ...
+    ValueError: The value for `rules` must be a dominosim.Rules (for example Rules.preset('draw', players=2)), but 'draw' was passed.
+    """
+    if isinstance(value, Rules) or (optional and value is None):
+        return value
+    example = value if isinstance(value, str) and value in PRESETS else "block"
+    players = 4 if example == "block" else 2
+    shown = " ".join(repr(value).split())
+    shown = shown if len(shown) <= 200 else shown[:200] + "..."
+    raise ValueError(f"The value for `{name}` must be a dominosim.Rules{' or None' * optional} "
+                     f"(for example Rules.preset({example!r}, players={players})), but {shown} "
+                     "was passed.")

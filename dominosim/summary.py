@@ -22,7 +22,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from .rules import Rules
+from .rules import Rules, check_rules
 from .sides import relative_side
 
 _BASE = ("hands", "blocked", "ties", "redeals", "redeals_sq", "points", "points_sq", "plays",
@@ -56,9 +56,20 @@ class Summary:
     rules: Rules
     sums: np.ndarray
 
+    def __post_init__(self) -> None:
+        """Refuse rules that are not a Rules, and sums of another length."""
+        check_rules(self.rules)
+        n = len(summary_fields(self.rules.players))
+        if not isinstance(self.sums, np.ndarray) or self.sums.shape != (n,) or \
+                self.sums.dtype.kind not in "iuf":
+            raise ValueError(f"The value for `sums` must be a numpy array of {n} numbers (one per "
+                             f"field of summary_fields({self.rules.players})), but a "
+                             f"{type(self.sums).__name__} was passed.")
+
     @classmethod
     def empty(cls, rules: Rules) -> Summary:
         """A summary of no hands."""
+        check_rules(rules)
         return cls(rules, np.zeros(len(summary_fields(rules.players)), dtype=np.float64))
 
     @property

@@ -36,12 +36,12 @@ def test_cache_built_from_other_sources_is_stale_and_kept_until_cleared(tmp_path
     assert jit.stale_folders([folder], digest="new") == []
 
 
-def test_cache_without_a_stamp_is_stale_and_an_empty_folder_takes_the_stamp(tmp_path):
+def test_cache_without_a_stamp_is_stale_and_an_empty_or_new_folder_takes_the_stamp(tmp_path):
     unstamped, empty = tmp_path / "a", tmp_path / "b"
     _fake_cache(unstamped, None)
     empty.mkdir()
-    assert jit.stale_folders([unstamped, empty, tmp_path / "missing"], digest="d") == [unstamped]
-    assert (empty / jit.STAMP).read_text() == "d"
+    assert jit.stale_folders([unstamped, empty, tmp_path / "new"], digest="d") == [unstamped]
+    assert (empty / jit.STAMP).read_text() == (tmp_path / "new" / jit.STAMP).read_text() == "d"
     assert not (unstamped / jit.STAMP).exists()
 
 
@@ -81,3 +81,14 @@ def test_stale_cache_is_refused_at_import_with_one_line_and_cleared_by_the_comma
     again = _run(["-c", "from dominosim.fast.core import jit; print(jit.CACHE)"], tmp_path)
     assert again.stdout.strip() == "True" and again.stderr.strip() == ""
     assert "up to date" in _run(["-m", "dominosim", "cache"], tmp_path).stdout
+
+
+def test_a_cache_built_in_an_empty_folder_is_used_by_the_next_process(tmp_path):
+    """A fresh cache location (as ``bench_startup.py`` makes): the first process stamps it and
+    caches a kernel there, the next reads it."""
+    compile_one = ("from dominosim.fast.core import jit, board; board.make_board(28, 2); "
+                   "print(jit.CACHE)")
+    assert _run(["-c", compile_one], tmp_path).stdout.strip() == "True"
+    assert any(tmp_path.rglob("*.nbi")) and any(tmp_path.rglob(jit.STAMP))
+    again = _run(["-c", compile_one], tmp_path)
+    assert again.stdout.strip() == "True" and again.stderr.strip() == ""

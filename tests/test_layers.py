@@ -33,6 +33,8 @@ LAYERS = {
     "dominosim.fast.search": 3,
     # 4. strategies: a seat's view, the styles, the searches, plug-ins
     "dominosim.strategies": 4, "dominosim.fast.hand.plugin": 4,
+    # the decision features and the weighted player, compiled (read by the hand kernel)
+    "dominosim.fast.players": 4,
     # 5. what plays hands: the hand loops of both engines and the simulation driver
     "dominosim.reference": 5, "dominosim.fast": 5, "dominosim.simulation": 5,
     # positions, the exact solver and move analysis (issue 14), and its compiled search
@@ -43,6 +45,10 @@ LAYERS = {
     "dominosim.batch": 6, "dominosim.report": 6, "dominosim.cli": 6, "dominosim.__main__": 6,
     # a hand played at the terminal or in a notebook, reviewed at the end
     "dominosim.play": 6,
+    # the game-AI frameworks' adapters (optional extras): they play hands and draw positions
+    "dominosim.openspiel": 6, "dominosim.pettingzoo": 6,
+    # fitted players: the decisions met in play, tuning (plays duplicate deals), the fit command
+    "dominosim.players": 6,
     # 7. the public face: the package itself
     "dominosim": 7,
 }
@@ -124,7 +130,8 @@ def test_every_module_has_a_layer():
 def test_no_two_modules_share_a_name_but_the_compiled_twins():
     """A module's name tells which file to open: only the compiled engine's twin of a Python
     module (``fast/core/rng.py``, ``fast/search/search.py``, ``fast/search/solve.py``,
-    ``fast/core/styles.py``) shares its name."""
+    ``fast/core/styles.py``, ``fast/players/features.py``, ``fast/players/weighted.py``) shares
+    its name."""
     by_name: dict[str, list[str]] = {}
     for name, path in MODULES.items():
         if path.stem not in ("__init__", "__main__"):
@@ -134,7 +141,9 @@ def test_no_two_modules_share_a_name_but_the_compiled_twins():
         stem: sorted([f"dominosim.fast.{sub}.{stem}", twin]) for sub, stem, twin in (
             ("core", "rng", "dominosim.rng"), ("search", "search", "dominosim.strategies.search"),
             ("search", "solve", "dominosim.solver.solve"),
-            ("core", "styles", "dominosim.strategies.styles"))}
+            ("core", "styles", "dominosim.strategies.styles"),
+            ("players", "features", "dominosim.strategies.features"),
+            ("players", "weighted", "dominosim.strategies.weighted"))}
 
 
 def test_each_module_imports_only_from_its_layer_or_below():
@@ -224,10 +233,35 @@ def test_old_package_paths_still_work():
         reference.not_a_name  # noqa: B018
 
 
+def _eager_imports(init: Path, name: str) -> list[str]:
+    """The modules of the package that ``init`` (the ``__init__.py`` of package ``name``) imports
+    when it is imported: its module-level imports, not those inside its functions."""
+    found = []
+    for node in ast.parse(init.read_text()).body:
+        if isinstance(node, ast.ImportFrom):
+            module = _resolve(name, node.level, node.module) if node.level else node.module
+            found.append(module or "")
+        elif isinstance(node, ast.Import):
+            found += [alias.name for alias in node.names]
+    return [m for m in found if m.startswith("dominosim.")]
+
+
+def test_the_reference_package_loads_none_of_its_modules_when_imported(tmp_path):
+    """``reference/`` holds layer 3 (the rules, the transcript, the hand file) and layer 5 (the
+    hand loop, which asks the strategies): importing its rules runs its ``__init__.py`` first, so
+    that file loads none of its modules (the loop's names are forwarded on first use)."""
+    assert _layer("dominosim.reference.game") < _layer("dominosim.strategies.view") \
+        < _layer("dominosim.reference.hand")
+    assert _eager_imports(PACKAGE / "reference" / "__init__.py", "dominosim.reference") == []
+    eager = tmp_path / "__init__.py"
+    eager.write_text("from .hand import HandLog\n\ndef f():\n    from .game import Move\n")
+    assert _eager_imports(eager, "dominosim.reference") == ["dominosim.reference.hand"]
+
+
 # The compiled engine's sub-packages, lowest first (docs/engine.md): each imports only from the
 # ones before it, and ``fast/engine.py`` (the Python side) sits above them all.
 FAST = "dominosim.fast"
-FAST_PACKAGES = ("core", "search", "hand")
+FAST_PACKAGES = ("core", "search", "players", "hand")
 
 
 def _fast_rank(module: str) -> int | None:

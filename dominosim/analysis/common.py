@@ -20,7 +20,7 @@ import pandas as pd
 
 from .. import sides
 from ..checks import check_confidence, refuse
-from ..rules import Rules
+from ..rules import Rules, check_rules
 from ..stats import side_shares, z_value
 from ..summary import Summary
 
@@ -172,8 +172,7 @@ def sources(data: Any, groups: Any = None,
     """The groups of ``data`` as ``(labels, Source)``: one per value of the ``groups`` columns of a
     DataFrame, one per entry of a dict (labelled ``variant``), or the whole of it.
     """
-    if rules is not None and not isinstance(rules, Rules):
-        raise refuse("rules", "a dominosim.Rules or None", rules)
+    check_rules(rules, optional=True)
     if isinstance(data, Summary):
         yield {}, Source(Facts(data.rules.players, data.rules.partnerships, data.rules.target),
                          summary=data)

@@ -127,6 +127,10 @@ def main(argv: list[str] | None = None, prog: str = PROG) -> int:
         return _main(parser, args, prog)
     except OSError as e:
         return _environment_failure(prog, e)
+    except KeyboardInterrupt:  # also while a plug-in's module is imported, before any chunk
+        print(f"{prog}: interrupted; the finished chunks are kept: run the same command again "
+              "to resume.", file=sys.stderr)
+        return EXIT_INTERRUPTED
 
 
 def _main(parser: argparse.ArgumentParser, args: argparse.Namespace, prog: str) -> int:
@@ -148,10 +152,6 @@ def _main(parser: argparse.ArgumentParser, args: argparse.Namespace, prog: str) 
     try:
         result = run_sweep(sweep, args.out, jobs=args.jobs, client=client, fresh=args.fresh,
                            quiet=args.quiet)
-    except KeyboardInterrupt:
-        print(f"{prog}: interrupted; the finished chunks are kept: run the same command again "
-              "to resume.", file=sys.stderr)
-        return EXIT_INTERRUPTED
     except ValueError as e:  # the folder is locked by a sweep that is still running
         parser.error(str(e))
     except (RuntimeError, IllegalMoveError) as e:  # a cell the engine cannot play, met in a hand

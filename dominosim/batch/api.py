@@ -32,6 +32,7 @@ from .dataset import chunk_forms
 from .lineups import playable, plugin_paths
 from .markdown import render
 from .output import (
+    engine_modules,
     engine_version,
     read_sums,
     summary_metadata,
@@ -107,7 +108,8 @@ def check_run(sweep: Sweep, out: str | Path | None = None, *, jobs: int | None =
         raise ValueError("The value for `--jobs` must be left out with a Dask cluster (its "
                          f"workers' threads decide), but {jobs!r} was passed.")
     store = Store(Path(out if out is not None else sweep.out))
-    return store, store.check(sweep.plan(), engine_version(), fresh=fresh)
+    return store, store.check(sweep.plan(), engine_version(), fresh=fresh,
+                              modules=engine_modules())
 
 
 def run_sweep(sweep: Sweep, out: str | Path | None = None, *, jobs: int | None = None,
@@ -234,7 +236,8 @@ def _metadata(sweep: Sweep, plan: dict, engine: dict, runs: list[dict]) -> dict:
                       "source": sweep.source, "text": sweep.text},
             "seed": sweep.seed, "hands_per_cell": sweep.hands, "chunk_size": sweep.chunk_size,
             "keep": sweep.keep, "cells": [c.describe() for c in sweep.cells], "engine": engine,
-            "versions": versions(), "plan": plan, "runs": runs}
+            "engine_modules": engine_modules(), "versions": versions(), "plan": plan,
+            "runs": runs}
 
 
 def dry_run(sweep: Sweep, out: str | Path | None = None, *, jobs: int | None = None,
@@ -251,7 +254,7 @@ def dry_run(sweep: Sweep, out: str | Path | None = None, *, jobs: int | None = N
     """
     check_jobs(jobs)
     store = Store(Path(out if out is not None else sweep.out))
-    store.check(sweep.plan(), engine_version(), fresh=False)
+    store.check(sweep.plan(), engine_version(), fresh=False, modules=engine_modules())
     done = {k for k, e in store.finished().items() if _matches(sweep, k, e)}
     # counted, not listed: a sweep's chunks are never built here (the manifest is what is read)
     per_cell = sweep.chunks_per_cell

@@ -6,6 +6,9 @@ A line-up entry is one of
 - a search strategy with its budget (``"mc:200"``, ``"ismcts:2000"``, ``"mc_omniscient:50"``),
   parsed and checked by :func:`dominosim.strategies.search.resolve_search`, the parser every other
   entry point uses;
+- a saved player, ``"file:path/to/player.npz"`` (:func:`dominosim.load_player`): read when the
+  sweep file is checked, its file's digest part of the sweep's plan, so that a resume refuses a
+  changed file; a player fitted for other rules than a cell's is refused when the cell is played;
 - a user's plug-in named by import path, ``"package.module:function"``: a numba ``@njit``
   function as :func:`dominosim.compiled_strategy` expects. The driver imports and compiles it when
   the sweep file is checked (so a wrong path is refused before anything is written); whoever plays
@@ -35,6 +38,9 @@ import importlib
 import os
 import re
 import socket
+import sys
+import sysconfig
+import types
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
@@ -44,6 +50,7 @@ import numba
 from ..fast.hand.plugin import CompiledStrategy
 from ..strategies.registry import NAMES
 from ..strategies.search import resolve_search
+from ..strategies.weighted import FILE_PREFIX, load_player
 
 PLUGIN_PATH = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*:[A-Za-z_]\w*", re.ASCII)
 """An import path ``package.module:function`` (Python identifiers around one colon)."""
@@ -100,6 +107,9 @@ def _load(path: str) -> CompiledStrategy:
     module_name, _, attribute = path.partition(":")
     try:
         module = importlib.import_module(module_name)
+    except SystemExit as error:  # sys.exit() at import would end the sweep having written nothing
+        raise _Refused(path, f"the module {module_name!r} cannot be imported (it called "
+                             f"sys.exit({error.code!r}) while importing)") from None
     except Exception as error:  # a missing module, or one that fails while importing
         raise _Refused(path, f"the module {module_name!r} cannot be imported "
                              f"({type(error).__name__}: {_first_line(error)})") from None
@@ -114,15 +124,18 @@ def _load(path: str) -> CompiledStrategy:
         strategy = CompiledStrategy(func, name=path)
     except ValueError as error:  # the wrong number of arguments, or not an integer returned
         raise _Refused(path, _first_line(error)) from None
-    _LOADED[path], _DIGESTS[path] = strategy, _digest_of(module)
+    _LOADED[path], _DIGESTS[path] = strategy, _digest_of(module, func)
     return strategy
 
 
 def plugin_source_digest(path: str) -> str | None:
-    """The SHA-256 of the plug-in's module file as this process imported it (None for a module
-    without a file). A sweep's plan holds it, so a folder whose chunks one version of a plug-in
-    played is not resumed with another (a process imports a module once: edit it, and start a new
-    process).
+    """The SHA-256 of the plug-in's code as this process imported it: the file of the module the
+    path names, of the module that defines the function (a package may re-export it), and of
+    every module of the user's they import, directly or through each other (modules of the
+    standard library, of installed libraries and of dominosim itself are left out: their
+    versions are the engine's). None when none of them has a file. A sweep's plan holds it, so a
+    folder whose chunks one version of a plug-in played is not resumed with another (a process
+    imports a module once: edit it, and start a new process).
 
     >>> plugin_source_digest("math:nope")
     Traceback (most recent call last):
@@ -133,12 +146,74 @@ def plugin_source_digest(path: str) -> str | None:
     return _DIGESTS[path]
 
 
-def _digest_of(module: Any) -> str | None:
-    source = getattr(module, "__file__", None)
-    try:
-        return hashlib.sha256(Path(source).read_bytes()).hexdigest() if source else None
-    except OSError:
+def _digest_of(module: Any, func: Any) -> str | None:
+    files = _user_files([module, sys.modules.get(getattr(func, "__module__", None) or "")])
+    if not files:
         return None
+    h = hashlib.sha256()
+    for name in sorted(files):
+        try:
+            data = Path(name).read_bytes()
+        except OSError:
+            data = b""
+        h.update(name.encode() + b"\0" + hashlib.sha256(data).digest())
+    return h.hexdigest()
+
+
+def _library_folders() -> tuple[Path, ...]:
+    """Where the standard library, installed libraries and dominosim live."""
+    folders = {Path(p).resolve() for key in ("stdlib", "platstdlib", "purelib", "platlib")
+               if (p := sysconfig.get_paths().get(key))}
+    folders.add(Path(__file__).resolve().parent.parent)
+    return tuple(folders)
+
+
+def _user_files(roots: list[Any]) -> set[str]:
+    """The files of the user's modules reachable from ``roots``: a module, a function or class
+    imported from a module, or a numba function, found in a module's names, is followed.
+    """
+    libraries = _library_folders()
+    seen: set[str] = set()
+    files: set[str] = set()
+    todo = [m for m in roots if isinstance(m, types.ModuleType)]
+    while todo:
+        module = todo.pop()
+        if module.__name__ in seen:
+            continue
+        seen.add(module.__name__)
+        source = getattr(module, "__file__", None)
+        if not source:
+            continue
+        path = Path(source).resolve()
+        if any(path.is_relative_to(folder) for folder in libraries):
+            continue
+        files.add(str(path))
+        for value in list(vars(module).values()):
+            if isinstance(value, types.ModuleType):
+                todo.append(value)
+                continue
+            try:
+                inner = getattr(value, "py_func", value)  # a numba function: its Python one
+                name = getattr(inner, "__module__", None)
+            except Exception:  # an object whose attributes cannot be read is not followed
+                continue
+            if isinstance(name, str) and name in sys.modules:
+                todo.append(sys.modules[name])
+    return files
+
+
+def player_files(lineups: Iterable[Iterable[str]]) -> dict[str, str]:
+    """The saved players ``lineups`` name (``"file:..."`` entries), each with the SHA-256 of its
+    file, in order of first appearance: a sweep's plan holds them, so a folder whose chunks one
+    version of a player played is not resumed with another.
+
+    >>> player_files([("random", "bully")])
+    {}
+    """
+    entries = dict.fromkeys(e for lineup in lineups for e in lineup
+                            if isinstance(e, str) and e.startswith(FILE_PREFIX))
+    return {e: hashlib.sha256(Path(e[len(FILE_PREFIX):]).read_bytes()).hexdigest()
+            for e in entries}
 
 
 def plugin_paths(lineups: Iterable[Iterable[str]]) -> list[str]:
@@ -152,7 +227,7 @@ def plugin_paths(lineups: Iterable[Iterable[str]]) -> list[str]:
 
 def _names_plugin(entry: str) -> bool:
     """Whether a (checked) line-up entry is a plug-in's path: not a built-in, not a search."""
-    if entry in NAMES or not is_plugin_path(entry):
+    if entry in NAMES or entry.startswith(FILE_PREFIX) or not is_plugin_path(entry):
         return False
     try:
         return resolve_search(entry) is None
@@ -180,11 +255,17 @@ def refusal(entry: Any) -> str | None:
     >>> refusal("mc:20") is None
     True
     >>> print(refusal("magic"))
-    it is neither a built-in name, nor a search with a budget, nor an import path 'package.module:function'
+    it is neither a built-in name, nor a search with a budget, nor an import path 'package.module:function', nor a saved player 'file:player.npz'
     """
     if not isinstance(entry, str):
         return "it is not a string"
     if entry in NAMES:
+        return None
+    if entry.startswith(FILE_PREFIX):
+        try:
+            load_player(entry[len(FILE_PREFIX):])
+        except ValueError as error:
+            return _clause(_first_line(error))
         return None
     try:
         if resolve_search(entry) is not None:
@@ -198,7 +279,7 @@ def refusal(entry: Any) -> str | None:
             return error.reason
         return None
     return ("it is neither a built-in name, nor a search with a budget, nor an import path "
-            "'package.module:function'")
+            "'package.module:function', nor a saved player 'file:player.npz'")
 
 
 def playable(lineup: tuple[str, ...]) -> list[Any]:

@@ -20,6 +20,7 @@ True
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import io
 import json
@@ -40,12 +41,6 @@ from ..rules import Rules
 from ..stats import Z95
 from ..summary import Summary, summary_fields
 from .dataset import CATEGORY_TYPES, METADATA_KEY, ChunkForm, listed_files, read_chunks
-
-ENGINE_SOURCES = ("fast/*.py", "tiles.py", "rng.py", "rules.py", "records.py", "summary.py",
-                  "strategies.py", "batch/output.py", "batch/dataset.py")
-"""The sources that decide a hand's record and the bytes of its chunk files: their digest is the
-engine version of a sweep (a folder whose chunks another version wrote is not resumed, so its
-files never mix two layouts)."""
 
 
 # ---------------------------------------------------------------------------- chunk files
@@ -261,20 +256,44 @@ def summary_metadata(sweep, engine: dict) -> dict:
 
 
 # ---------------------------------------------------------------------------- versions
-def engine_version() -> dict[str, str]:
-    """The engine that plays the hands: a digest of :data:`ENGINE_SOURCES` and numba's version.
+def engine_modules(root: str | Path | None = None) -> dict[str, str]:
+    """The SHA-256 (16 hex digits) of every module of the package, by path from its folder
+    (``root``, default: the folder of the package this process imported).
+
+    Every module, not a list of those thought to matter: a module added, moved or edited anywhere
+    in the package (a strategy, the reference engine, the writers) changes the engine version, so
+    a folder is never resumed by a package that could play or write its hands otherwise. Read once
+    per process and folder, as the process imported it.
+
+    >>> modules = engine_modules()
+    >>> "batch/output.py" in modules and "strategies/styles.py" in modules
+    True
+    """
+    folder = Path(root).resolve() if root is not None else Path(__file__).resolve().parent.parent
+    return dict(_module_digests(str(folder)))
+
+
+@functools.cache
+def _module_digests(folder: str) -> tuple[tuple[str, str], ...]:
+    root = Path(folder)
+    paths = sorted(p for p in root.rglob("*.py") if "__pycache__" not in p.parts)
+    return tuple((p.relative_to(root).as_posix(), hashlib.sha256(p.read_bytes()).hexdigest()[:16])
+                 for p in paths)
+
+
+def engine_version(root: str | Path | None = None) -> dict[str, str]:
+    """The engine that plays the hands: one digest of :func:`engine_modules` (every module of the
+    package), and the versions of numba and numpy, which compile and run it.
 
     >>> sorted(engine_version())
-    ['name', 'numba', 'sources_sha256']
+    ['name', 'numba', 'numpy', 'sources_sha256']
     """
     import numba
 
-    root = Path(__file__).resolve().parent.parent
-    paths = sorted(p for pattern in ENGINE_SOURCES for p in root.glob(pattern))
-    h = hashlib.sha256()
-    for p in paths:
-        h.update(p.relative_to(root).as_posix().encode() + b"\0" + p.read_bytes())
-    return {"name": "fast", "sources_sha256": h.hexdigest()[:16], "numba": numba.__version__}
+    modules = engine_modules(root)
+    text = "".join(f"{name}\0{sha}\n" for name, sha in modules.items())
+    return {"name": "fast", "sources_sha256": hashlib.sha256(text.encode()).hexdigest()[:16],
+            "numba": numba.__version__, "numpy": np.__version__}
 
 
 def versions() -> dict[str, str]:

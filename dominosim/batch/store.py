@@ -125,6 +125,26 @@ def _first_difference(old: Any, new: Any, path: str = "") -> str | None:
     return None
 
 
+def _engine_change(old: dict, engine: dict, modules: dict[str, str] | None) -> str:
+    """What differs between the engine that wrote a folder (its metadata ``old``) and this one:
+    a library's version, else the modules of the package edited, added or removed.
+    """
+    found = old.get("engine")
+    before: dict = found if isinstance(found, dict) else {}
+    for key in ("numba", "numpy"):
+        if key in before and before.get(key) != engine.get(key):
+            return f"{key} {before[key]!r} there, {engine.get(key)!r} in this sweep"
+    listed = old.get("engine_modules")
+    if isinstance(listed, dict) and modules is not None:
+        changes = [f"dominosim/{name} {'edited' if name in modules else 'removed'}"
+                   for name in listed if modules.get(name) != listed[name]]
+        changes += [f"dominosim/{name} added" for name in modules if name not in listed]
+        if changes:
+            more = f" and {len(changes) - 3} more" if len(changes) > 3 else ""
+            return ", ".join(changes[:3]) + more
+    return _first_difference(before, engine) or "another version"
+
+
 def resolve_out(root: str | Path) -> Path:
     """The real folder ``root`` names: absolute, symlinks followed and ``..`` resolved (also
     through parts that do not exist yet), so that every check and the lock see the folder the
@@ -145,9 +165,11 @@ class Store:
         self.metadata_path = self.root / "metadata.json"
 
     # ------------------------------------------------------------------ before anything runs
-    def check(self, plan: dict, engine: dict, *, fresh: bool) -> bool:
+    def check(self, plan: dict, engine: dict, *, fresh: bool,
+              modules: dict[str, str] | None = None) -> bool:
         """Refuse a folder that is not a sweep's, or (unless ``fresh``) that holds another sweep
-        or chunks of another engine build. Writes nothing; returns whether the run must start
+        or chunks of another engine build (``engine``; ``modules``, the digest of each module of
+        the package, names what changed). Writes nothing; returns whether the run must start
         afresh (``fresh``, or a folder of this package without metadata, such as one whose first
         run was killed before writing it).
         """
@@ -178,9 +200,10 @@ class Store:
                              f"({diff}): pass --fresh to replace its results, or choose another "
                              "--out.")
         if old.get("engine") != engine:
+            change = _engine_change(old, engine, modules)
             raise ValueError(f"The output folder {str(self.root)!r} holds chunks played by "
-                             f"another build of the engine ({_first_difference(old.get('engine'), engine)}): "
-                             "pass --fresh to replace its results, or choose another --out.")
+                             f"another build of the engine ({change}): pass --fresh to replace "
+                             "its results, or choose another --out.")
         return False
 
     # ------------------------------------------------------------------ writing

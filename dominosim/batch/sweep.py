@@ -41,7 +41,7 @@ from ..checks import refuse
 from ..rng import check_seed
 from ..rules import PRESETS, Rules
 from ..strategies.registry import NAMES as STRATEGY_IDS
-from .lineups import plugin_paths, plugin_source_digest, refusal
+from .lineups import player_files, plugin_paths, plugin_source_digest, refusal
 
 KEEPS = ("summary", "rows")
 TOP_KEYS = ("name", "description", "seed", "hands", "chunk_size", "keep", "out", "strategies",
@@ -183,6 +183,9 @@ class Sweep:
         plugins = plugin_paths(c.lineup for c in self.cells)
         if plugins:  # a plug-in's code decides its hands: a changed module is another sweep
             plan["plugins"] = {path: plugin_source_digest(path) for path in plugins}
+        players = player_files(c.lineup for c in self.cells)
+        if players:  # so do a saved player's weights: a changed file is another sweep
+            plan["players"] = players
         return plan
 
 
@@ -405,9 +408,9 @@ def _axes(grid: dict) -> list[tuple[str, tuple]]:
 
 def _lineup(where: str, value: Any) -> tuple[str, ...]:
     names = ", ".join(map(repr, STRATEGY_IDS))
-    allowed = (f"a built-in strategy name ({names}), a search with a budget ('mc:200') or a "
-               "plug-in's import path ('package.module:function'), or an array of them, one per "
-               "seat in turn")
+    allowed = (f"a built-in strategy name ({names}), a search with a budget ('mc:200'), a "
+               "plug-in's import path ('package.module:function') or a saved player "
+               "('file:player.npz'), or an array of them, one per seat in turn")
     items = value if isinstance(value, list) else [value]
     if not items:
         raise _SweepError(where, str(_refuse(where, allowed, value)))

@@ -29,8 +29,10 @@ from ..reference.game import Event, IllegalMoveError
 from ..reference.hand import HandLog
 from ..rng import hand_key
 from ..rules import Rules
+from ..strategies.features import N_FEATURES
 from ..strategies.lineup import per_seat
 from ..strategies.search import resolve_search, search_error, table_states
+from ..strategies.weighted import player_of
 from ..tiles import tile_of
 from .core.board import (
     EV_DRAW,
@@ -44,7 +46,15 @@ from .core.board import (
     EV_TILE,
     N_EVENTS,
 )
-from .core.params import PLUGIN, STRATEGY_CODES, Lineup, Params, lineup_arrays, rule_params
+from .core.params import (
+    PLUGIN,
+    S_WEIGHTED,
+    STRATEGY_CODES,
+    Lineup,
+    Params,
+    lineup_arrays,
+    rule_params,
+)
 from .core.rng import deal_key, shuffle
 from .core.shape import Shape
 from .core.status import (
@@ -87,6 +97,8 @@ def _code(s: Any) -> tuple[int, int, int, int]:
     """``(code, budget, plug-in address, inference candidates)`` of one seat's strategy."""
     if isinstance(s, CompiledStrategy):
         return PLUGIN, 0, s.address, 0
+    if player_of(s) is not None:
+        return S_WEIGHTED, 0, 0, 0
     search = resolve_search(s)
     if search is not None:
         return STRATEGY_CODES[search.builtin].code, search.budget, 0, search.infer
@@ -104,12 +116,19 @@ def prepare(rules: Rules, strategies: Any, *, events: bool = False) -> Run:
     """A :class:`Run` of ``strategies`` (one for every seat, or one per seat) on ``rules``;
     raises ``ValueError`` for anything the compiled engine cannot play (a Python strategy needs
     ``engine='reference'``). ``events``: the kernel writes the event log (replays)."""
-    seats = per_seat(rules, strategies)
+    seats = [player_of(s) or s for s in per_seat(rules, strategies)]
     codes, budgets, plugins, infer = zip(*(_code(s) for s in seats), strict=True)
-    lineup = lineup_arrays(codes, budgets, plugins, infer)
+    weights = None
+    if S_WEIGHTED in codes:  # the players' weights, checked against the rules they were fitted for
+        weights = np.zeros((rules.players, N_FEATURES))
+        for seat, s in enumerate(seats):
+            if codes[seat] == S_WEIGHTED:
+                weights[seat] = s.weights_for(rules)
+    lineup = lineup_arrays(codes, budgets, plugins, weights, infer)
     searching = [c for c in seats if resolve_search(c) is not None]
-    style_codes = {c.code for c in STRATEGY_CODES.values() if c.kind == "style"}
-    styles = PLUGIN in codes or any(c in style_codes for c in codes)  # a plug-in's view reads them
+    style_codes = {c.code for c in STRATEGY_CODES.values() if c.kind in ("style", "player")}
+    # a plug-in's view and the weighted players' features read the style tables
+    styles = PLUGIN in codes or any(c in style_codes for c in codes)
     shape = Shape.of(rules, styles=styles, plugins=PLUGIN in codes, events=events,
                      searches=bool(searching))
     dims = None
@@ -142,7 +161,7 @@ def _check_status(run: Run, status: np.ndarray) -> None:
                        f"({STATUSES[code] if code < len(STATUSES) else 'unknown'}).")
 
 
-def _scratch(run: Run, n_events: int = 0) -> tuple:
+def scratch_of(run: Run, n_events: int = 0) -> tuple:
     """The arrays one block of hands works in: the kernel's scratch, and the search's (None when no
     seat searches)."""
     rules, shape = run.rules, run.shape
@@ -208,7 +227,7 @@ def play_rows(run: Run, seed: int, start: int, n: int,
     def play(b: int, lo: int, hi: int) -> int:
         return rows_of(run.shape, run.rp, run.lineup, Block(seed_, start_, np.int64(lo),
                                                              np.int64(hi)), out, redeals,
-                       *_scratch(run))
+                       *scratch_of(run))
 
     _check_status(run, _each_block(play, _blocks(n, threads), threads))
     return out, redeals
@@ -224,7 +243,7 @@ def play_summary(run: Run, seed: int, start: int, n: int, n_jobs: int | None = N
     def play(b: int, lo: int, hi: int) -> int:
         return sums_of(run.shape, run.rp, run.lineup, Block(seed_, start_, np.int64(lo),
                                                              np.int64(hi)), row_of(run), acc[b],
-                       *_scratch(run))
+                       *scratch_of(run))
 
     _check_status(run, _each_block(play, blocks, threads))
     return acc.sum(axis=0)
@@ -242,7 +261,7 @@ def replay_log(run: Run, seed: int, hand: int) -> HandLog:
     rules = run.rules
     base = hand_key(seed, hand)
     out = np.zeros(k.n_record_cols(rules.players), dtype=np.int16)
-    scratch, search = _scratch(run, max_events(rules))
+    scratch, search = scratch_of(run, max_events(rules))
     status, redeals = logged(run.shape, run.rp, run.lineup, np.uint64(base), out, scratch, search)
     _check_status(run, np.array([status]))
     deals = []

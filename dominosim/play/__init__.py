@@ -28,16 +28,19 @@ import argparse
 import builtins
 import copy
 import os
+import re
 import sys
 from collections.abc import Callable, Iterable, Sequence
+from pathlib import Path
 from typing import Any
 
-from ..checks import refuse
+from ..checks import check_choice, check_limit, refuse
 from ..reference.game import GameState, Move
 from ..reference.hand import HandLog, deal, play_out, record_of
 from ..reference.transcript import event_line, move_text
-from ..rng import Stream, hand_key, seat_stream, stream_key
+from ..rng import Stream, check_seed, hand_key, seat_stream, stream_key
 from ..rules import PRESETS, Rules
+from ..solver.analyze import MAX_WORLDS, METHODS
 from ..solver.position import Position
 from ..strategies.lineup import resolve_lineup
 from ..tiles import HIDDEN, label
@@ -103,7 +106,9 @@ class Human:
 
 
 def _pick(answer: str, moves: Sequence[Move]) -> Move | None:
-    if answer.isdigit() and 1 <= int(answer) <= len(moves):
+    # ASCII digits only, and few: '²' is a digit to str.isdigit, and int() of 100,000 digits
+    # raises; any other answer is asked again
+    if re.fullmatch(r"[0-9]{1,6}", answer) and 1 <= int(answer) <= len(moves):
         return moves[int(answer) - 1]
     named = [m for m in moves if move_text(m) == answer]
     return named[0] if named else None
@@ -149,7 +154,8 @@ def _lineup(rules: Rules, seat: int, opponents: Any) -> list[Any]:
 def play(game: Any = "block", players: int = 4, *, opponents: Any = "random", seat: int = 0,
          seed: int = 0, hand: int = 0, choices: Iterable[Any] | None = None,
          input: Callable[[str], str] | None = None, output: Callable[[str], None] | None = None,
-         review: bool = True, budget: int = 200, method: str = "pimc") -> HandLog | None:
+         review: bool = True, budget: int = 200, method: str = "pimc",
+         save: str | os.PathLike | None = None) -> HandLog | None:
     """Play one hand at ``seat`` against ``opponents``, then review your decisions.
 
     Parameters
@@ -176,6 +182,9 @@ def play(game: Any = "block", players: int = 4, *, opponents: Any = "random", se
         Show :func:`dominosim.review` of your decisions at the end.
     budget, method
         Of the review (:func:`dominosim.review`).
+    save : path, optional
+        Write the hand as JSON to this file as soon as it ends, before the review (a review
+        stopped by Ctrl-C keeps it). Checked before the deal, as every other argument.
 
     Returns
     -------
@@ -187,6 +196,19 @@ def play(game: Any = "block", players: int = 4, *, opponents: Any = "random", se
     rules = _rules(game, players)
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < rules.players:
         raise refuse("seat", f"a seat from 0 to {rules.players - 1}", seat)
+    check_seed(seed)
+    check_limit("hand", hand, 0, MAX_HAND)
+    if choices is not None and (isinstance(choices, (str, bytes)) or
+                                not isinstance(choices, Iterable)):
+        raise refuse("choices", "None or a list of answers, one per choice", choices)
+    for name, given in (("input", input), ("output", output)):
+        if given is not None and not callable(given):
+            raise refuse(name, "None or a function", given)
+    if not isinstance(review, bool):
+        raise refuse("review", "True or False", review)
+    check_choice("method", method, METHODS)
+    check_limit("budget", budget, 1, MAX_WORLDS)
+    target = check_save(save)
     lineup = _lineup(rules, seat, opponents)
     key = hand_key(seed, hand)
     deals = deal(rules, key)
@@ -209,16 +231,64 @@ def play(game: Any = "block", players: int = 4, *, opponents: Any = "random", se
     say("")
     say(f"The hand is over: {log.outcome()}.")
     say(log.transcript())
+    if target is not None:
+        _save(log, target, say)
     if review:
         from ..solver.review import review as review_of
 
-        table = review_of(log, seat, method=method, budget=budget, seed=seed)
+        try:
+            table = review_of(log, seat, method=method, budget=budget, seed=seed)
+        except KeyboardInterrupt:
+            say("The review was interrupted" + (f"; the hand is saved in {target}." if target
+                                                else "; the hand is returned."))
+            return log
         say("")
         say(f"Review of your decisions (seat {seat}): the win value of a move is the share of "
             "hands your side wins after it, from what you could see ('solved': every tile known)")
         say(table[REVIEW_COLUMNS].to_string(index=False, float_format=lambda x: f"{x:.3f}")
             if len(table) else "(you had no choice to make)")
     return log
+
+
+MAX_HAND = (1 << 63) - 1
+"""The largest hand index (hand ids are int64)."""
+
+
+def check_save(save: Any) -> Path | None:
+    """``save`` as the file a hand is written to, checked before the deal: a name (not empty)
+    of a file that is not a folder, in a folder that exists and may be written.
+    """
+    if save is None:
+        return None
+    if not isinstance(save, (str, os.PathLike)) or not str(save).strip():
+        raise refuse("save", "the name of a file to write the hand to", save)
+    path = Path(save).expanduser()
+    if path.is_dir():
+        raise refuse("save", "a file, not a folder", str(save))
+    folder = path.absolute().parent
+    if not folder.is_dir():
+        raise refuse("save", "a file in an existing folder", str(save))
+    if (path.exists() and not os.access(path, os.W_OK)) or \
+            (not path.exists() and not os.access(folder, os.W_OK)):
+        raise refuse("save", "a file this process may write", str(save))
+    return path
+
+
+def _save(log: HandLog, target: Path, say: Callable[[str], None]) -> None:
+    """Write the hand to ``target``; when that fails (a full disk), say why in one line and show
+    the JSON so that the hand is not lost.
+    """
+    text = log.to_json()
+    try:
+        with open(target, "w", encoding="utf-8") as file:
+            file.write(text)
+            file.flush()
+    except OSError as error:
+        say(f"Cannot write {str(target)!r}: {error.strerror or error}; the hand follows as JSON "
+            "(copy it to a file to keep it).")
+        say(text)
+        return
+    say(f"Saved the hand to {target}.")
 
 
 def parser(prog: str = "python -m dominosim.play") -> argparse.ArgumentParser:
@@ -245,10 +315,6 @@ def main(argv: list[str] | None = None, prog: str = "python -m dominosim.play") 
     """Run the terminal form; returns the exit status (0 done or quit, 2 bad options)."""
     args = parser(prog).parse_args(argv)
     opponents = args.opponents.split(",") if "," in args.opponents else args.opponents
-    if args.save and not os.path.isdir(os.path.dirname(os.path.abspath(args.save))):
-        print(f"{prog}: error: The value for `--save` must be a file in an existing folder, but "
-              f"{args.save!r} was passed.", file=sys.stderr)
-        return 2
 
     def ask(prompt: str) -> str:
         try:
@@ -260,17 +326,22 @@ def main(argv: list[str] | None = None, prog: str = "python -m dominosim.play") 
         return answer
 
     try:
-        log = play(args.game, args.players, opponents=opponents, seat=args.seat,
-                   seed=args.seed, hand=args.hand, input=ask, review=not args.no_review,
-                   budget=args.budget)
-    except ValueError as error:
-        print(f"{prog}: error: {error}", file=sys.stderr)
+        play(args.game, args.players, opponents=opponents, seat=args.seat, seed=args.seed,
+             hand=args.hand, input=ask, review=not args.no_review, budget=args.budget,
+             save=args.save)
+    except ValueError as error:  # an option, refused before the deal
+        message = str(error).replace("The value for `", "The value for `--", 1) \
+            if str(error).startswith(tuple(f"The value for `{o}`" for o in _OPTIONS)) else error
+        print(f"{prog}: error: {message}", file=sys.stderr)
         return 2
-    if log is not None and args.save:
-        with open(args.save, "w", encoding="utf-8") as file:
-            file.write(log.to_json())
-        print(f"Saved the hand to {args.save}.")
+    except KeyboardInterrupt:
+        print(f"\n{prog}: interrupted; the hand was not finished (nothing saved).",
+              file=sys.stderr)
+        return 130
     return 0
+
+
+_OPTIONS = ("seat", "seed", "hand", "budget", "save", "players", "opponents", "game")
 
 
 __all__ = ["Human", "Quit", "main", "parser", "play", "seat_board"]

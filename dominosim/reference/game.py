@@ -258,7 +258,8 @@ def opens_with_double(rules: Rules) -> bool:
     """The ``opening`` rule: whether the holder of the highest double opens with it
     (``highest_double``) rather than the leader putting down any tile (``any``).
 
-    >>> opens_with_double(Rules.preset("block")), opens_with_double(Rules.preset("ivory"))
+    >>> block = Rules.preset("block")
+    >>> opens_with_double(block), opens_with_double(block.replace(opening="any"))
     (True, False)
     """
     if rules.opening == "highest_double":

@@ -20,14 +20,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..checks import check_limit, refuse
 from ..records import END_CATEGORIES
-from ..rng import Stream, deal_stream, hand_key, match_hand_key, seat_stream, stream_key
-from ..rules import Rules
+from ..rng import Stream, check_seed, deal_stream, hand_key, match_hand_key, seat_stream, stream_key
+from ..rules import Rules, check_rules
 from ..strategies.lineup import resolve_lineup
 from ..strategies.styles import Strategy
 from ..strategies.view import view_of
 from ..tiles import n_tiles, tile_id, tile_of
-from .game import Event, GameState, IllegalMoveError, Move, highest_double
+from .game import Event, GameState, IllegalMoveError, Move, highest_double, opens_with_double
 from .transcript import transcript
 
 MAX_REDEALS = 1_000_000
@@ -187,7 +188,7 @@ def deal(rules: Rules, key: int) -> list[tuple[Hands, list[tuple[int, int]]]]:
         hands = [[tile_of(t) for t in ids[s * h:(s + 1) * h]] for s in range(players)]
         boneyard = [tile_of(t) for t in ids[players * h:]]
         deals.append((hands, boneyard))
-        if rules.opening == "any" or highest_double(hands, rules.max_pip) is not None:
+        if not opens_with_double(rules) or highest_double(hands, rules.max_pip) is not None:
             return deals
     raise RuntimeError(f"No double was dealt in {MAX_REDEALS} deals.")
 
@@ -221,7 +222,7 @@ def take_turn(state: GameState, strategies: Sequence[Strategy], rngs: Sequence[S
 
 def play_out(state: GameState, strategies: Sequence[Strategy], rngs: Sequence[Stream]) -> None:
     """Open the hand and take turns until it ends."""
-    if state.rules.opening == "highest_double":
+    if opens_with_double(state.rules):
         state.open_with_highest_double()
     else:
         leader = state.rules.leader
@@ -299,8 +300,27 @@ def play_hand(rules: Rules, strategies: Any, seed: int = 0, hand: int = 0,
     >>> log.record["winning_side"], log.record["points"], log.record["stitch_ups_0"]
     (0, 0, 1)
     """
+    check_rules(rules)
+    check_seed(seed)
+    check_limit("hand", hand, 0, MAX_ID)
+    if deal is not None:
+        deal = _checked_deal(rules, deal)
     return play_keyed(rules, resolve_lineup(rules, strategies), hand_key(seed, hand), seed, hand,
                       deal_override=deal)
+
+
+MAX_ID = (1 << 63) - 1
+"""The largest hand or match index (ids are int64)."""
+
+
+def _checked_deal(rules: Rules, deal: Any) -> tuple[Hands, list]:
+    """``deal`` as ``(hands, boneyard)``, checked as :meth:`dominosim.Position.from_deal` does."""
+    from ..solver.position import Position
+
+    if not isinstance(deal, (list, tuple)) or len(deal) != 2:
+        raise refuse("deal", "None or (hands, boneyard)", deal)
+    position = Position.from_deal(rules, deal[0], deal[1])
+    return [list(h) for h in position.hands], list(position.boneyard)
 
 
 @dataclass
@@ -328,6 +348,9 @@ def play_match(rules: Rules, strategies: Any, seed: int = 0, match: int = 0) -> 
     >>> max(m.scores) >= 30, m.scores[m.winning_side] == max(m.scores)
     (True, True)
     """
+    check_rules(rules)
+    check_seed(seed)
+    check_limit("match", match, 0, MAX_ID)
     lineup = resolve_lineup(rules, strategies)
     scores = [0] * rules.n_sides
     logs = []

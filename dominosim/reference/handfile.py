@@ -32,6 +32,7 @@ True
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 from collections.abc import Sequence
@@ -40,7 +41,15 @@ from typing import Any
 from ..checks import refuse
 from ..rules import PRESETS, Rules
 from ..tiles import HIDDEN, full_set, label, n_tiles, tile_id
-from .game import Event, GameState, IllegalMoveError, Move, highest_double, score
+from .game import (
+    Event,
+    GameState,
+    IllegalMoveError,
+    Move,
+    highest_double,
+    opens_with_double,
+    score,
+)
 from .transcript import move_text
 
 SCHEMA = "dominosim.hand/1"
@@ -52,6 +61,10 @@ _MOVE = re.compile(r"^\s*(?:(?P<seat>\d+)\s*:\s*)?(?:(?P<kind>draw|knock)\b\s*)?
                    r"(?:(?P<a>\d+)\s*-\s*(?P<b>\d+))?(?:\s+on\s+(?P<suit>-?\d+))?\s*$")
 
 Deal = tuple[list[list[tuple[int, int]]], list[tuple[int, int]]]
+MAX_MOVE_TEXT = 200
+"""The longest move string read (a move is a dozen characters)."""
+MAX_JSON_DIGITS = 30
+"""An integer of more digits in a hand file is refused (no field needs more than 20)."""
 
 
 # ------------------------------------------------------------------------------ writing
@@ -118,7 +131,7 @@ def dump(rules: Rules, deals: Sequence[Deal], events: Sequence[Event], *, seed: 
 def _format(data: dict[str, Any]) -> str:
     """JSON a person can read and type: one line per key, a hand or a move per line."""
     def one(value: Any) -> str:
-        return json.dumps(value)
+        return json.dumps(value, allow_nan=False)  # never NaN or Infinity: not JSON
 
     lines = []
     for key, value in data.items():
@@ -142,9 +155,17 @@ def _rules(data: Any) -> Rules:
         raise refuse("rules", "an object: a preset name with its overrides, or every field", data)
     fields = dict(data)
     name = fields.pop("preset", None)
+    allowed = {f.name for f in dataclasses.fields(Rules)}
+    unknown = sorted(set(fields) - allowed, key=str)
+    if unknown:
+        raise refuse("rules", "an object of a preset and fields of dominosim.Rules (" +
+                   ", ".join(sorted(allowed)) + ")", f"the key {unknown[0]}")
     if name is None:
+        if not fields:
+            raise refuse("rules", "an object naming a preset (such as {\"preset\": \"block\", "
+                       "\"players\": 4}) or every field", data)
         return Rules(**fields)
-    if name not in PRESETS:
+    if not isinstance(name, str) or name not in PRESETS:
         raise refuse("rules.preset", "one of " + ", ".join(map(repr, PRESETS)), name)
     return Rules.preset(name, **fields)
 
@@ -168,6 +189,10 @@ def parse_tile(text: Any, rules: Rules, where: str) -> tuple[int, int]:
 def _deal(data: Any, rules: Rules, where: str) -> Deal:
     if not isinstance(data, dict):
         raise refuse(where, "an object with `hands` and `boneyard`", data)
+    unknown = sorted(set(data) - {"hands", "boneyard"}, key=str)
+    if unknown:
+        raise refuse(f"{where}", "an object with the keys 'hands' and 'boneyard' only",
+                   f"the key {unknown[0]!r}")
     hands_in = data.get("hands")
     if not isinstance(hands_in, list) or len(hands_in) != rules.players:
         raise refuse(f"{where}.hands", f"a list of {rules.players} hands (null for a hand nobody "
@@ -199,7 +224,10 @@ def _deal(data: Any, rules: Rules, where: str) -> Deal:
 
 def _parse_move(text: Any, number: int, rules: Rules) -> tuple[int | None, str, Any, int | None]:
     """``(seat or None, kind, tile or None, suit or None)`` of move string ``text``."""
-    match = _MOVE.match(text) if isinstance(text, str) else None
+    if isinstance(text, str) and len(text) > MAX_MOVE_TEXT:
+        raise ValueError(f"Move {number} must be written in at most {MAX_MOVE_TEXT} characters "
+                         f"(such as '1: 6-4 on 6'), but {len(text):,} were passed.")
+    match = _MOVE.match(" ".join(text.split())) if isinstance(text, str) else None
     if match is None or (match["kind"] is None and match["a"] is None) or \
             (match["kind"] == "knock" and (match["a"] or match["suit"])) or \
             (match["kind"] == "draw" and match["suit"]):
@@ -254,7 +282,7 @@ class Replay:
         state = self.state
         if state.ends:
             return state.to_move
-        if self.rules.opening == "any" and self.rules.leader is not None:
+        if not opens_with_double(self.rules) and self.rules.leader is not None:
             return self.rules.leader
         found = highest_double(state.hands, self.rules.max_pip)
         return -1 if found is None else found[0]
@@ -262,7 +290,7 @@ class Replay:
     def legal(self, seat: int) -> list[Move]:
         """The legal moves of ``seat`` as far as its known tiles tell."""
         state = self.state
-        if not state.ends and self.rules.opening == "highest_double":
+        if not state.ends and opens_with_double(self.rules):
             found = highest_double(state.hands, self.rules.max_pip)
             return [] if found is None or found[0] != seat else [Move(found[1], found[1][0])]
         return state.legal_moves(seat)
@@ -287,7 +315,7 @@ class Replay:
     def open(self, seat: int | None, tile: tuple[int, int]) -> int:
         """The opening play of ``tile`` (by ``seat`` when given); returns the opener."""
         state, rules = self.state, self.rules
-        if rules.opening == "any":
+        if not opens_with_double(rules):
             seat = rules.leader if seat is None else seat
             if seat is None or seat != rules.leader:
                 raise IllegalMoveError(f"seat {rules.leader} leads")
@@ -305,6 +333,11 @@ class Replay:
             seat = holder[0] if holder else (unknown[0] if len(unknown) == 1 else None)
             if seat is None:
                 raise IllegalMoveError("name the seat that opened, its hand is not known")
+        if tile[0] == tile[1] and _doubles_in_hidden_hands(state.hands, state.boneyard,
+                                                           rules.max_pip, tile[0]):
+            raise IllegalMoveError(f"{label(tile)} cannot be the highest double dealt: a higher "
+                                   "double is in a hand nobody saw (the boneyard has no room for "
+                                   "it)")
         revealed = self._reveal_in_hand(seat, tile)
         found = highest_double(state.hands, rules.max_pip)
         if found != (seat, tile):
@@ -316,6 +349,10 @@ class Replay:
 
     def play(self, seat: int, tile: tuple[int, int], suit: int) -> None:
         """Play ``tile`` of ``seat`` on ``suit``, revealing it if it was hidden."""
+        lacked = sorted(set(tile) & self.state.lacks[seat])
+        if lacked and not self.known(seat):  # a known hand's knock was checked when it came
+            raise IllegalMoveError(f"seat {seat} knocked with {lacked[0]} showing and has drawn "
+                                   f"nothing since: it cannot hold {label(tile)}")
         revealed = self._reveal_in_hand(seat, tile)
         try:
             self.state.play(seat, Move(tile, suit))
@@ -425,7 +462,10 @@ def load(text: str | bytes | dict) -> tuple[Rules, Any, Any, list[Deal], GameSta
     """Read a hand file and replay its moves: ``(rules, seed, hand, deals, final state, replay)``
     (see :meth:`dominosim.HandLog.from_json`).
     """
-    data = json.loads(text) if isinstance(text, (str, bytes)) else text
+    if not isinstance(text, (str, bytes, dict)):
+        raise refuse("text", "JSON text (a str or bytes) or the dict it holds",
+                     type(text).__name__)
+    data = _json(text) if isinstance(text, (str, bytes)) else text
     if not isinstance(data, dict) or data.get("schema") != SCHEMA:
         got = data.get("schema") if isinstance(data, dict) else type(data).__name__
         raise refuse("schema", f"{SCHEMA!r}", got)
@@ -433,10 +473,20 @@ def load(text: str | bytes | dict) -> tuple[Rules, Any, Any, list[Deal], GameSta
     if unknown:
         raise refuse("keys of a hand file", "among " + ", ".join(map(repr, KEYS)), unknown[0])
     rules = _rules(data.get("rules"))
-    deals = [_deal(d, rules, f"redeals[{i}]") for i, d in enumerate(data.get("redeals", []))]
+    seed, hand = _seed(data.get("seed")), _hand(data.get("hand"))
+    redeals = data.get("redeals", [])
+    if not isinstance(redeals, list) or (redeals and rules.opening != "highest_double"):
+        raise refuse("redeals", "a list of the deals redealt (none unless opening='highest_double')",
+                   redeals)
+    deals = [_deal(d, rules, f"redeals[{i}]") for i, d in enumerate(redeals)]
+    for i, deal in enumerate(deals):
+        _check_redealt(deal, rules, f"redeals[{i}]")
     deals.append(_deal(data.get("deal"), rules, "deal"))
     hands, boneyard = deals[-1]
-    moves = data.get("moves", [])
+    if "moves" not in data:
+        raise refuse("moves", "a list of move strings (an empty list before the opening)",
+                   "nothing")
+    moves = data["moves"]
     if not isinstance(moves, list):
         raise refuse("moves", "a list of move strings", moves)
     replay = Replay(rules, hands, boneyard)
@@ -445,13 +495,90 @@ def load(text: str | bytes | dict) -> tuple[Rules, Any, Any, list[Deal], GameSta
     while replay.forced():
         pass
     replay.finish()
-    _check_result(replay.state, data.get("result"))
-    hand = data.get("hand")
-    return rules, data.get("seed"), tuple(hand) if isinstance(hand, list) else hand, deals, \
-        replay.state, replay
+    _check_result(replay.state, data.get("result"), rules)
+    return rules, seed, hand, deals, replay.state, replay
 
 
-def _check_result(state: GameState, result: Any) -> None:
+def _json(text: str | bytes) -> Any:
+    """The JSON value of ``text``; a one-line error for what is not JSON, nests too deep, or
+    holds an integer of more than :data:`MAX_JSON_DIGITS` digits.
+    """
+    def integer(digits: str) -> int:
+        if len(digits.lstrip("-")) > MAX_JSON_DIGITS:
+            raise ValueError(f"The value for `text` must be a hand file whose numbers have at most "
+                             f"{MAX_JSON_DIGITS} digits, but one of {len(digits):,} characters "
+                             f"({digits[:20]}...) was passed.")
+        return int(digits)
+
+    try:
+        return json.loads(text, parse_int=integer, parse_constant=_no_constant)
+    except RecursionError:
+        raise ValueError("The value for `text` must be a hand file (JSON of the "
+                         f"{SCHEMA!r} schema), but it nests too deep to read.") from None
+    except UnicodeDecodeError as error:
+        raise ValueError(f"The value for `text` must be UTF-8 JSON text, but it is not "
+                         f"({error.reason}).") from None
+    except json.JSONDecodeError as error:
+        raise ValueError(f"The value for `text` must be JSON text (a hand file of the {SCHEMA!r} "
+                         f"schema), but it is not: {error.msg} at line {error.lineno}, column "
+                         f"{error.colno}.") from None
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"The value for `text` must be JSON text, but it holds {name}, which JSON "
+                     "does not have.")
+
+
+MAX_ID = (1 << 63) - 1
+"""The largest seed and hand index (the engines' ids are int64)."""
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _seed(value: Any) -> Any:
+    if value is not None and not (_is_int(value) and 0 <= value <= MAX_ID):
+        raise refuse("seed", "null or an integer from 0 to 2**63 - 1", value)
+    return value
+
+
+def _hand(value: Any) -> Any:
+    """The hand's index: an integer, or ``[match, k]`` (hand ``k`` of a match), or null."""
+    if value is None or (_is_int(value) and 0 <= value <= MAX_ID):
+        return value
+    if isinstance(value, list) and len(value) == 2 and all(_is_int(v) and 0 <= v <= MAX_ID
+                                                           for v in value):
+        return tuple(value)
+    raise refuse("hand", "null, an integer from 0 to 2**63 - 1, or [match, k] of two", value)
+
+
+def _check_redealt(deal: Deal, rules: Rules, where: str) -> None:
+    """A deal is redealt only when no hand holds a double: refuse one that must hold one."""
+    hands, boneyard = deal
+    held = [t for h in hands for t in h if t != HIDDEN and t[0] == t[1]]
+    if held:
+        raise refuse(where, "a deal in which no hand holds a double (only such a deal is "
+                   f"redealt), but seat {next(s for s, h in enumerate(hands) if held[0] in h)} "
+                   "holds", label(held[0]))
+    if _doubles_in_hidden_hands(hands, boneyard, rules.max_pip, -1):
+        raise refuse(where, "a deal in which no hand holds a double (only such a deal is "
+                   "redealt), but the boneyard has no room for every double", "this deal")
+
+
+def _doubles_in_hidden_hands(hands, boneyard, max_pip: int, above: int) -> bool:
+    """Whether some double higher than ``above``, seen nowhere, must be in a hidden hand: more
+    of them than the boneyard has hidden tiles.
+    """
+    seen = {t for h in hands for t in h} | set(boneyard)
+    missing = [(d, d) for d in range(above + 1, max_pip + 1) if (d, d) not in seen]
+    return len(missing) > boneyard.count(HIDDEN)
+
+
+RESULT_KEYS = ("winning_side", "points", "out_seat")
+
+
+def _check_result(state: GameState, result: Any, rules: Rules) -> None:
     """A ``result`` given in the file must agree with the moves; it supplies what hidden tiles
     left unknown (the winning side and points of a hand whose losers' pips nobody saw).
     """
@@ -460,7 +587,18 @@ def _check_result(state: GameState, result: Any) -> None:
     if not isinstance(result, dict) or not state.over:
         raise refuse("result", "an object with `winning_side`, `points` and `out_seat` for a "
                    "hand whose moves reach its end", result)
-    for key in ("winning_side", "points", "out_seat"):
+    unknown = sorted(set(result) - set(RESULT_KEYS), key=str)
+    if unknown:
+        raise refuse("result", "an object with the keys " + ", ".join(map(repr, RESULT_KEYS)),
+                   f"the key {unknown[0]!r}")
+    most = 10 * rules.max_pip * n_tiles(rules.max_pip)  # far above the pips of the whole set
+    ranges = {"winning_side": (-1, rules.n_sides - 1), "points": (0, most),
+              "out_seat": (-1, rules.players - 1)}
+    for key, (low, high) in ranges.items():
+        given = result.get(key)
+        if given is not None and not (_is_int(given) and low <= given <= high):
+            raise refuse(f"result.{key}", f"null or an integer from {low} to {high}", given)
+    for key in RESULT_KEYS:
         given, found = result.get(key), getattr(state, key)
         if given is None:
             continue

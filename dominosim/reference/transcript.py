@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..checks import refuse
 from ..tiles import HIDDEN, label, tile_id
 from .game import Move
 
@@ -99,6 +100,9 @@ def transcript(log: Any) -> str:
     str
         One line per event, with the suits showing on the open ends after every play.
     """
+    if not all(hasattr(log, name) for name in ("rules", "deals", "events", "record")):
+        raise refuse("log", "a HandLog (from ds.replay, ds.play_hand or ds.HandLog.from_json)",
+                     type(log).__name__)
     r = log.rules
     team = ("partnerships (" + ", ".join(
         " and ".join(map(str, r.seats_of(k))) for k in range(r.n_sides)) + ")"

@@ -19,7 +19,8 @@ import numba
 import pandas as pd
 
 from ..reference.game import IllegalMoveError
-from ..rules import Rules
+from ..rng import check_seed
+from ..rules import Rules, check_rules
 from ..strategies.lineup import resolve
 from ..strategies.plugins import CompiledStrategy
 from .play import simulate
@@ -70,14 +71,13 @@ def check_strategy(strategy: Any, rules: Rules | list[Rules] | None = None, n_ha
     -------
     CheckReport
     """
+    rule_sets = _check_arguments(rules, n_hands, seed)
     if isinstance(strategy, numba.core.registry.CPUDispatcher):
         try:
             strategy = CompiledStrategy(strategy)
         except ValueError as error:  # wrong arity, a float or a tuple returned: a finding
             return CheckReport(False, ("reference", "fast"), 0, [str(error)])
     resolve(strategy)
-    rule_sets = list(DEFAULT_RULES) if rules is None else (
-        [rules] if isinstance(rules, Rules) else list(rules))
     compiled = isinstance(strategy, CompiledStrategy)
     engines = ("reference", "fast") if compiled else ("reference",)
     problems = []
@@ -101,6 +101,31 @@ def check_strategy(strategy: Any, rules: Rules | list[Rules] | None = None, n_ha
             problems.append(f"The strategy failed under {r}: {type(error).__name__}: "
                             f"{_one_line(error)}")
     return CheckReport(not problems, engines, n_hands * len(rule_sets), problems)
+
+
+MAX_CHECK_HANDS = 100_000
+"""The most hands per rule set :func:`check_strategy` plays (the reference engine plays them)."""
+
+
+def _check_arguments(rules: Any, n_hands: Any, seed: Any) -> list[Rules]:
+    """The rule sets to check; a bad ``rules``, ``n_hands`` or ``seed`` is the caller's error,
+    not a finding about the strategy (and a check of no hands would prove nothing).
+    """
+    if rules is None:
+        rule_sets = list(DEFAULT_RULES)
+    elif isinstance(rules, (list, tuple)):
+        if not rules:
+            raise ValueError("The value for `rules` must be a dominosim.Rules, a non-empty list "
+                             "of them or None (the default rule sets), but [] was passed.")
+        rule_sets = [check_rules(r, f"rules[{i}]") for i, r in enumerate(rules)]
+    else:
+        rule_sets = [check_rules(rules)]
+    if isinstance(n_hands, bool) or not isinstance(n_hands, int) or \
+            not 1 <= n_hands <= MAX_CHECK_HANDS:
+        raise ValueError(f"The value for `n_hands` must be an integer from 1 to "
+                         f"{MAX_CHECK_HANDS:,}, but {n_hands!r} was passed.")
+    check_seed(seed)
+    return rule_sets
 
 
 def _one_line(error: BaseException) -> str:

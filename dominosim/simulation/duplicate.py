@@ -40,13 +40,14 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..checks import check_confidence
+from ..checks import check_confidence, check_limit
 from ..progress import bar, want_progress
 from ..rng import DOMAIN_DUPLICATE_BOOTSTRAP, below_many, check_seed, mix64
 from ..rules import Rules
 from ..stats import side_shares, z_value
 from ..strategies.lineup import BUILTINS, resolve
 from ..strategies.search import resolve_search
+from ..strategies.weighted import player_of
 from .play import check_count, check_engine, check_rules, long_hands, simulate
 
 CHUNK = 250_000
@@ -79,9 +80,10 @@ def _check_strategy(param: str, strategy: Any, engine: str) -> Any:
                          f"Python strategy), not one per seat, but {strategy!r} was passed.")
     if engine == "fast":
         if not (isinstance(strategy, str) and strategy in BUILTINS) and \
-                resolve_search(strategy) is None:
+                resolve_search(strategy) is None and player_of(strategy) is None:
             raise ValueError(f"The value for `{param}` must be a built-in strategy name (one of "
-                             f"{builtins}; a search with a budget as 'mc:200') with "
+                             f"{builtins}; a search with a budget as 'mc:200'; a weighted "
+                             f"player or 'file:player.npz') with "
                              f"engine='fast', but {strategy!r} was passed; run Python strategies "
                              f"with engine='reference'.")
         return strategy
@@ -319,7 +321,8 @@ def compare(rules: Rules, a: Any, b: Any, n_deals: int, seed: int = 0, *, engine
     ----------
     rules : Rules
     a, b : str or strategy
-        One strategy each: a built-in name, or with ``engine='reference'`` a function
+        One strategy each: a built-in name, a weighted player (``ds.Weighted``, or a saved one
+        as ``"file:player.npz"``), or with ``engine='reference'`` a function
         ``f(view, moves, rng)`` or an object with ``choose``.
     n_deals : int
         Deals to play (1 or more); each is played 2 times (two sides) or ``2 * n_sides`` times.
@@ -356,6 +359,7 @@ def compare(rules: Rules, a: Any, b: Any, n_deals: int, seed: int = 0, *, engine
     a = _check_strategy("a", a, engine)
     b = _check_strategy("b", b, engine)
     check_count("n_deals", n_deals, low=1)
+    _check_at_most("n_deals", n_deals, MAX_DEALS)
     check_seed(seed)
     confidence = check_confidence(confidence)
     hands = n_deals * _lineups(rules)
@@ -411,6 +415,20 @@ def _log_likelihood(theta: np.ndarray, wins: np.ndarray) -> float:
     return float(-(wins * np.logaddexp(0.0, -gap)).sum())
 
 
+MAX_DEALS = 1 << 40
+"""The most deals one comparison or tournament plays (every deal is played several times)."""
+MAX_BOOT = 1_000_000
+"""The most bootstrap resamples of a tournament's ratings."""
+MAX_NEWTON_STEPS = 100_000
+"""The most Newton steps :func:`bradley_terry` may be asked for."""
+
+
+def _check_at_most(name: str, value: int, most: int) -> None:
+    if value > most:
+        raise ValueError(f"The value for `{name}` must be an integer of at most {most:,}, but "
+                         f"{value!r} was passed.")
+
+
 def bradley_terry(wins: Any, *, tol: float = 1e-12, max_iter: int = 100) -> np.ndarray:
     """Maximum-likelihood Bradley-Terry log-strengths from a matrix of pairwise wins.
 
@@ -440,7 +458,15 @@ def bradley_terry(wins: Any, *, tol: float = 1e-12, max_iter: int = 100) -> np.n
     >>> round(float(theta[0] - theta[1]), 12) == round(float(np.log(3)), 12)
     True
     """
-    w = np.array(wins, dtype=float)
+    if isinstance(tol, bool) or not isinstance(tol, (int, float)) or not 0 < tol < 1:
+        raise ValueError(f"The value for `tol` must be a number between 0 and 1, but {tol!r} was "
+                         "passed.")
+    max_iter = check_limit("max_iter", max_iter, 1, MAX_NEWTON_STEPS)
+    try:
+        w = np.array(wins, dtype=float)
+    except (TypeError, ValueError):
+        raise ValueError(f"The value for `wins` must be a square matrix of win counts, but a "
+                         f"{type(wins).__name__} was passed.") from None
     if w.ndim != 2 or w.shape[0] != w.shape[1] or w.shape[0] < 2:
         raise ValueError(f"The value for `wins` must be a square matrix of 2 or more players, but "
                          f"an array of shape {w.shape} was passed.")
@@ -674,7 +700,9 @@ def tournament(rules: Rules, strategies: Any, n_deals: int, seed: int = 0, *,
     check_engine(engine)
     labels, strats = _check_strategies(strategies, engine)
     check_count("n_deals", n_deals, low=1)
+    _check_at_most("n_deals", n_deals, MAX_DEALS)
     check_count("n_boot", n_boot)
+    _check_at_most("n_boot", n_boot, MAX_BOOT)
     check_seed(seed)
     confidence = check_confidence(confidence)
     k = rules.n_sides

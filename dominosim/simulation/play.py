@@ -24,6 +24,7 @@ from ..records import column_dtypes, to_frame
 from ..reference.hand import HandLog, play_hand, play_keyed, play_match
 from ..rng import check_seed, hand_key
 from ..rules import Rules
+from ..rules import check_rules as _check_rules
 from ..strategies.lineup import per_seat, resolve_lineup
 from ..strategies.search import resolve_search
 from ..summary import Summary
@@ -47,11 +48,8 @@ POLL_SECONDS = 0.25
 
 
 def check_rules(rules: Any) -> Rules:
-    """``rules`` if it is a :class:`~dominosim.Rules`, else the error."""
-    if not isinstance(rules, Rules):
-        raise ValueError(f"The value for `rules` must be a dominosim.Rules (for example "
-                         f"Rules.preset('block', players=4)), but {rules!r} was passed.")
-    return rules
+    """``rules`` if a :class:`~dominosim.Rules` (see :func:`dominosim.rules.check_rules`)."""
+    return _check_rules(rules)
 
 
 def check_count(name: str, value: Any, low: int = 0) -> int:

@@ -23,16 +23,18 @@ from __future__ import annotations
 
 import copy
 import math
+import numbers
 import threading
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from ..checks import check_jobs, refuse
+from ..checks import check_jobs, check_limit, refuse
 from ..progress import bar, want_progress
 from ..reference.game import GameState
-from ..rng import Stream, mix64
+from ..rng import Stream, check_seed, mix64
+from .bounds import check_memory, scratch_bytes, stoppable
 from .position import Position
 
 METHODS = ("pimc", "playout", "epimc", "best")
@@ -42,6 +44,12 @@ BATCH = 50
 MIN_SAMPLES = 100
 PROGRESS_FROM = 1000
 """A progress bar is shown for budgets of this many worlds or more."""
+MAX_WORLDS = 10_000_000
+"""The largest ``budget``."""
+DEFAULT_MAX_NODES = 200_000_000
+"""The most solver nodes a sampled world may take by default (the ``pimc`` strategy's limit)."""
+DEFAULT_MAX_MEMORY = 1 << 30
+"""The most bytes an analysis's tables may take by default (1 GB)."""
 
 
 def _world(state: GameState, hands, boneyard) -> Position:
@@ -76,10 +84,13 @@ class _Worlds:
     with a solver's stack per thread (kept between analyses of the same rules).
     """
 
-    _scratch: dict[tuple, list] = {}
+    _idle: dict[tuple, list] = {}
+    """Scratches no analysis is using, by shape; an analysis borrows its own (under
+    :data:`_LOCK`), so analyses in several threads never share one."""
+    _LOCK = threading.Lock()
 
     def __init__(self, state: GameState, seat: int, moves, seed: int, n_jobs: int,
-                 models: np.ndarray | None = None) -> None:
+                 max_nodes: int, models: np.ndarray | None = None) -> None:
         from ..fast.core.board import PUB_COLS
         from ..fast.core.params import rule_params
         from ..fast.core.shape import Shape
@@ -98,16 +109,23 @@ class _Worlds:
         self.moves[1, :len(moves)] = [m.suit for m in moves]
         self.n, self.seat, self.seed = len(moves), seat, np.uint64(mix64(seed))
         self.objectives = np.array([OBJ_WIN, OBJ_POINTS], dtype=np.int64)
-        key = (rules.n_tiles, rules.players, max_events(rules))
-        pool = self._scratch.setdefault(key, [])
-        while len(pool) < n_jobs:
+        self.key = key = (rules.n_tiles, rules.players, max_events(rules))
+        with self._LOCK:
+            idle = self._idle.setdefault(key, [])
+            self.pool = [idle.pop() for _ in range(min(n_jobs, len(idle)))]
+        while len(self.pool) < n_jobs:
             from ..fast.search.worlds import make_search_scratch
 
-            pool.append(make_search_scratch(rules.n_tiles, rules.players, max_events(rules), 1,
-                                            table_states(rules), TABLE_BITS))
-        self.pool = pool[:n_jobs]
-        from ..fast.search.infer import set_models
+            self.pool.append(make_search_scratch(rules.n_tiles, rules.players, max_events(rules),
+                                                 1, table_states(rules), TABLE_BITS))
+        from ..fast.search.solve import C_CAP
         from ..fast.search.worlds import Decision, set_root
+        from ..strategies.search import INFER_CANDIDATES
+
+        self.max_nodes = max_nodes
+        for ss in self.pool:
+            ss.stack.ctl[C_CAP] = max_nodes
+        from ..fast.search.infer import set_models
         from ..strategies.search import INFER_CANDIDATES
 
         if models is None:
@@ -122,10 +140,9 @@ class _Worlds:
     def values(self, k0: int, k1: int) -> tuple[np.ndarray, np.ndarray]:
         """``(win, points)`` of every move in worlds ``k0 <= k < k1`` (a row per world)."""
         from ..fast.search.pimc import Worlds, world_values
-        from ..strategies.search import search_error
 
         if self.status < 0:
-            raise RuntimeError(search_error(self.rules, self.status))
+            raise RuntimeError(_error(self.rules, self.status, self.max_nodes))
         out = np.zeros((k1 - k0, 2, self.n), dtype=np.int64)
         cuts = np.linspace(k0, k1, len(self.pool) + 1).astype(int)
         status = [0] * len(self.pool)
@@ -137,16 +154,19 @@ class _Worlds:
                 status[i] = world_values(self.core, self.rp, self.decision, self.pool[i], worlds,
                                          out[a - k0:b - k0])
 
-        threads = [threading.Thread(target=run, args=(i,), daemon=True)
-                   for i in range(1, len(self.pool))]
-        for t in threads:
-            t.start()
-        run(0)
-        for t in threads:
-            t.join()
+        def run_all() -> None:
+            threads = [threading.Thread(target=run, args=(i,), daemon=True)
+                       for i in range(1, len(self.pool))]
+            for t in threads:
+                t.start()
+            run(0)
+            for t in threads:
+                t.join()
+
+        stoppable(run_all, [ss.stack for ss in self.pool])
         bad = [s for s in status if s < 0]
         if bad:
-            raise RuntimeError(search_error(self.rules, bad[0]))
+            raise RuntimeError(_error(self.rules, bad[0], self.max_nodes))
         return out[:, 0, :] / 2, out[:, 1, :].astype(float)
 
     def epimc_values(self, budget: int) -> tuple[np.ndarray, np.ndarray]:
@@ -156,10 +176,9 @@ class _Worlds:
         """
         from ..fast.search.epimc import EpimcWorlds, epimc_worlds
         from ..fast.search.solve import WIN_UNIT
-        from ..strategies.search import search_error
 
         if self.status < 0:
-            raise RuntimeError(search_error(self.rules, self.status))
+            raise RuntimeError(_error(self.rules, self.status, self.max_nodes))
         n, width = self.n, self.moves.shape[1]
         out = EpimcWorlds(np.zeros((budget, n), np.int64), np.zeros((budget, n), np.int64),
                           np.zeros((budget, n, width)), self.moves)
@@ -173,30 +192,64 @@ class _Worlds:
                 status[i] = epimc_worlds(self.core, self.rp, self.seat, self.board, self.pool[i],
                                          self.seed, a, part)
 
-        threads = [threading.Thread(target=run, args=(i,), daemon=True)
-                   for i in range(1, len(self.pool))]
-        for t in threads:
-            t.start()
-        run(0)
-        for t in threads:
-            t.join()
+        def run_all() -> None:
+            threads = [threading.Thread(target=run, args=(i,), daemon=True)
+                       for i in range(1, len(self.pool))]
+            for t in threads:
+                t.start()
+            run(0)
+            for t in threads:
+                t.join()
+
+        stoppable(run_all, [ss.stack for ss in self.pool])
         bad = [s for s in status if s < 0]
         if bad:
-            raise RuntimeError(search_error(self.rules, bad[0]))
-        taken = np.zeros((budget, n))
-        for m in range(n):
-            sets: dict[int, list[int]] = {}
-            for k in range(budget):
-                if out.counts[k, m] == 0:
-                    taken[k, m] = out.values[k, m, 0]
-                else:
-                    sets.setdefault(int(out.keys[k, m]), []).append(k)
-            for ks in sets.values():
-                c = int(out.counts[ks[0], m])
-                best = int(np.argmax(out.values[ks, m, :c].sum(axis=0)))
-                taken[ks, m] = out.values[ks, m, best]
-        win = np.floor((taken + WIN_UNIT // 2) / WIN_UNIT)
-        return win / 2, taken - win * WIN_UNIT
+            raise RuntimeError(_error(self.rules, bad[0], self.max_nodes))
+        return _taken(out, budget, n, WIN_UNIT)
+
+    def release(self) -> None:
+        """Give the scratches back for the next analysis."""
+        with self._LOCK:
+            self._idle.setdefault(self.key, []).extend(self.pool)
+        self.pool = []
+
+
+def _taken(out: Any, budget: int, n: int, unit: int) -> tuple[np.ndarray, np.ndarray]:
+    """``(win, points)`` by world and move from ``epimc``'s lines: each information set takes the
+    move of best total over its worlds."""
+    taken = np.zeros((budget, n))
+    for m in range(n):
+        sets: dict[int, list[int]] = {}
+        for k in range(budget):
+            if out.counts[k, m] == 0:
+                taken[k, m] = out.values[k, m, 0]
+            else:
+                sets.setdefault(int(out.keys[k, m]), []).append(k)
+        for ks in sets.values():
+            c = int(out.counts[ks[0], m])
+            best = int(np.argmax(out.values[ks, m, :c].sum(axis=0)))
+            taken[ks, m] = out.values[ks, m, best]
+    win = np.floor((taken + unit // 2) / unit)
+    return win / 2, taken - win * unit
+
+
+def _error(rules, status: int, max_nodes: int) -> str:
+    """The message of a negative status of the analysis's worlds, with advice for the analysis
+    (not for a strategy).
+    """
+    from ..fast.core.status import NO_DEAL, SOLVER_LIMIT
+    from ..strategies.search import search_error
+
+    if status == SOLVER_LIMIT:
+        return (f"A sampled world needed more than {max_nodes:,} solver nodes (the value for "
+                f"`max_nodes`; {rules.players} players, double-{rules.max_pip}): pass a larger "
+                "`max_nodes` or method='playout' (ds.analyze and ds.review take both), or "
+                "analyze a later position of the hand.")
+    if status == NO_DEAL:
+        return ("No deal of the hidden tiles agrees with this position's public history: the "
+                "position cannot happen (a seat plays a suit it knocked on, or the tile counts "
+                "do not add up).")
+    return search_error(rules, status)
 
 
 TABLE_BITS = 20
@@ -206,7 +259,8 @@ TABLE_BITS = 20
 def analyze(position: Position, seat: int | None = None, *, method: str = "pimc",
             budget: int = 2000, seed: int = 0, continuation: Any = "random",
             precision: float | None = None, n_jobs: int | None = None,
-            progress: bool | None = None, inference: Any = None) -> pd.DataFrame:
+            progress: bool | None = None, max_nodes: int = DEFAULT_MAX_NODES,
+            max_memory: int | None = DEFAULT_MAX_MEMORY, inference: Any = None) -> pd.DataFrame:
     """Every legal move of the seat to move, valued from what ``seat`` can see.
 
     Parameters
@@ -235,6 +289,13 @@ def analyze(position: Position, seat: int | None = None, *, method: str = "pimc"
     progress : bool, optional
         Show a progress bar (default: for budgets of 1,000 worlds or more, in Jupyter or on a
         terminal).
+    max_nodes : int
+        The most solver nodes one sampled world may take under ``method='pimc'`` (per objective):
+        a world past it stops the analysis with an error. The work of an analysis is at most
+        ``budget * 2 * max_nodes`` nodes (a few million a second per thread).
+    max_memory : int or None
+        The most bytes the analysis's tables may take (a solver's table and a consistent-deal
+        table per thread; default 1 GB; None: no limit), checked before it starts.
     inference : str or list, optional
         The strategies the other seats are known to play (one name for every seat, or one per
         seat; ``None`` for a seat not modelled): each world is then drawn weighted by the
@@ -250,6 +311,11 @@ def analyze(position: Position, seat: int | None = None, *, method: str = "pimc"
         ``best`` (the move of highest ``win``, then ``points``); ``attrs["samples"]`` is the
         number of samples used and ``attrs["separated"]`` whether the best move's interval
         separated from every other's.
+
+    Notes
+    -----
+    Ctrl-C stops an analysis within a fraction of a second (``KeyboardInterrupt``). Analyses in
+    several threads at once are safe: each borrows its own tables.
 
     Examples
     --------
@@ -273,13 +339,19 @@ def analyze(position: Position, seat: int | None = None, *, method: str = "pimc"
         from ..strategies.search import SearchStrategy
 
         method = SearchStrategy.from_name(ALIASES["best"]).kind
-    if not isinstance(budget, int) or budget < 1:
-        raise refuse("budget", "a positive integer", budget)
+    budget = check_limit("budget", budget, 1, MAX_WORLDS)
+    check_seed(seed)
+    max_nodes = check_limit("max_nodes", max_nodes)
+    if max_memory is not None:
+        check_limit("max_memory", max_memory)
+    if seat is not None and (isinstance(seat, bool) or not isinstance(seat, numbers.Integral)):
+        raise refuse("seat", "None or the seat to move (an integer)", seat)
     if precision is not None and (isinstance(precision, bool) or
                                   not isinstance(precision, (int, float)) or
                                   not 0 < precision < 1):
         raise refuse("precision", "None or a number between 0 and 1", precision)
     jobs = check_jobs(n_jobs)
+    position.check_known("analyze", position.to_move)
     position = position.settled()
     if position.over or not position.opened:
         raise refuse("position", "a hand in progress after the opening",
@@ -295,12 +367,19 @@ def analyze(position: Position, seat: int | None = None, *, method: str = "pimc"
     models = _models(position.rules, inference)
     if models is not None and method == "playout":
         raise refuse("inference", "None with method='playout'", inference)
+    worlds = None
+    if method in ("pimc", "epimc"):
+        check_memory("max_memory", jobs * scratch_bytes(position.rules, TABLE_BITS), max_memory,
+                     f"an analysis on {jobs} threads (n_jobs)")
+        worlds = _Worlds(state, int(seat), moves, seed, jobs, max_nodes, models)
     if method == "epimc":
-        worlds = _Worlds(state, seat, moves, seed, jobs, models)
-        wins, points = worlds.epimc_values(budget)
+        assert worlds is not None
+        try:
+            wins, points = worlds.epimc_values(budget)
+        finally:
+            worlds.release()
         return _frame(moves, wins, points, _separated(wins) if budget > 1 else False)
     if method == "pimc":
-        worlds = _Worlds(state, seat, moves, seed, jobs, models)
 
         def more(k: int, batch: int) -> tuple[np.ndarray, np.ndarray]:
             return worlds.values(k, k + batch)
@@ -318,24 +397,35 @@ def analyze(position: Position, seat: int | None = None, *, method: str = "pimc"
             return (np.array([w for w, _ in rows], dtype=float),
                     np.array([p for _, p in rows], dtype=float))
 
-    wins = np.zeros((0, len(moves)))
-    points = np.zeros((0, len(moves)))
-    separated = False
     batch = BATCH * (jobs if method == "pimc" else 1)
     show = want_progress(progress, work=budget, long=PROGRESS_FROM)
+    try:
+        wins, points, separated = _sample(more, budget, batch, len(moves), precision, show)
+    finally:
+        if worlds is not None:
+            worlds.release()
+    return _frame(moves, wins, points, separated)
+
+
+def _sample(more, budget: int, batch: int, n_moves: int, precision: float | None,
+            show: bool) -> tuple[np.ndarray, np.ndarray, bool]:
+    """Batches of worlds until the stopping rule holds or ``budget`` is spent."""
+    wins = np.zeros((0, n_moves))
+    points = np.zeros((0, n_moves))
+    separated = False
     with bar(total=budget, desc="analyze", unit="world", show=show) as shown:
         while len(wins) < budget:
             w, p = more(len(wins), min(batch, budget - len(wins)))
             wins, points = np.vstack([wins, w]), np.vstack([points, p])
             shown.update(len(w))
-            if len(moves) == 1 and precision is None:
+            if n_moves == 1 and precision is None:
                 break
             if len(wins) >= MIN_SAMPLES:
                 separated = _separated(wins)
                 if (precision is None and separated) or \
                         (precision is not None and _precise(wins, precision)):
                     break
-    return _frame(moves, wins, points, separated)
+    return wins, points, separated
 
 
 def _models(rules: Any, inference: Any) -> np.ndarray | None:

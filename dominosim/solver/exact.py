@@ -41,7 +41,7 @@ from itertools import combinations
 
 import pandas as pd
 
-from ..checks import refuse
+from ..checks import check_limit, refuse
 from ..reference.game import (
     Event,
     Move,
@@ -58,7 +58,7 @@ from ..reference.game import (
     playable_suits,
     score,
 )
-from ..rules import Rules
+from ..rules import Rules, check_rules
 from ..strategies.lineup import BUILTINS, STYLES, per_seat
 from ..strategies.view import SeatView
 from ..tiles import full_set, pips
@@ -344,8 +344,8 @@ def exact(rules: Rules, strategies: str | Sequence[str] = "random", *,
     ...          ["bully", "random"]).loc["P_side0_wins", "exact"]
     Fraction(22109, 30096)
     """
-    if not isinstance(rules, Rules):
-        raise refuse("rules", "a Rules", type(rules).__name__)
+    check_rules(rules)
+    max_states = check_limit("max_states", max_states)
     lineup = _lineup(rules, strategies)
     states = estimated_states(rules, lineup)
     if states > max_states:

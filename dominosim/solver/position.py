@@ -35,7 +35,7 @@ from ..reference.game import (
     highest_double,
     opens_with_double,
 )
-from ..rules import Rules
+from ..rules import Rules, check_rules
 from ..strategies.view import SeatView, view_of
 from ..tiles import HIDDEN, label, pips
 
@@ -84,11 +84,9 @@ class Position:
         >>> pos.to_move, pos.boneyard
         (1, ((1, 1), (0, 2)))
         """
-        if not isinstance(rules, Rules):
-            raise ValueError(f"The value for `rules` must be a Rules, but a "
-                             f"{type(rules).__name__} was passed.")
-        hands = [[_tile(rules, t, "hands") for t in hand] for hand in hands]
-        boneyard = [_tile(rules, t, "boneyard") for t in boneyard]
+        check_rules(rules)
+        hands = [[_tile(rules, t, "hands") for t in hand] for hand in _seq(hands, "hands", True)]
+        boneyard = [_tile(rules, t, "boneyard") for t in _seq(boneyard, "boneyard")]
         every = [t for h in hands for t in h] + boneyard
         if len(set(every)) != len(every):
             twice = sorted({t for t in every if every.count(t) > 1})
@@ -100,6 +98,29 @@ class Position:
                              "opening='highest_double' (the deal would be redealt), but none holds "
                              "one.")
         return cls(state)
+
+    @property
+    def hidden(self) -> int:
+        """How many tiles of the hands and the boneyard nobody saw (a typed-in hand, see
+        :mod:`dominosim.reference.handfile`; 0 for a dealt or replayed hand).
+        """
+        state = self._state
+        return sum(h.count(HIDDEN) for h in state.hands) + state.boneyard.count(HIDDEN)
+
+    def check_known(self, what: str, seat: int | None = None) -> None:
+        """Refuse (``ValueError``) to ``what`` this position when its hidden tiles matter: all of
+        them (``seat`` None: the solver needs every hand), or the tiles of ``seat``, whose moves
+        are analysed.
+        """
+        if seat is None and self.hidden:
+            raise ValueError(f"The value for `position` must have every hand and the boneyard "
+                             f"known to {what} it (perfect information), but {self.hidden} tiles "
+                             "of this typed-in hand are hidden: ds.analyze values the moves from "
+                             "what the seat to move sees.")
+        if seat is not None and HIDDEN in self._state.hands[seat]:
+            raise ValueError(f"The value for `position` must have the tiles of the seat to move "
+                             f"known to {what} it, but seat {seat} is to move and its tiles are "
+                             "hidden (its knocks and plays are not known either).")
 
     def after(self, move: Move | tuple) -> Position:
         """The position after the seat to move plays ``move`` (the opening included), and then
@@ -238,12 +259,28 @@ class Position:
                 f"tiles down, to move: {self.to_move})")
 
 
+def _seq(value: Any, name: str, nested: bool = False) -> list:
+    """``value`` as a list (of lists, when ``nested``), or the error naming ``name``."""
+    kinds = (list, tuple)
+    if not isinstance(value, kinds) or (nested and not all(isinstance(h, kinds) for h in value)):
+        allowed = "a list per seat of (a, b) tiles" if nested else "a list of (a, b) tiles"
+        raise ValueError(f"The value for `{name}` must be {allowed}, but {_short(value)} was "
+                         "passed.")
+    return list(value)
+
+
+def _short(value: Any) -> str:
+    shown = " ".join(repr(value).split())
+    return shown if len(shown) <= 200 else shown[:200] + "..."
+
+
 def _tile(rules: Rules, tile: Any, name: str) -> tuple[int, int]:
-    try:
-        a, b = (int(x) for x in tile)
-    except (TypeError, ValueError):
-        raise ValueError(f"The value for `{name}` must hold (a, b) tiles, but {tile!r} was "
-                         f"passed.") from None
+    parts = tuple(tile) if isinstance(tile, (list, tuple)) else ()
+    if len(parts) != 2 or not all(isinstance(x, numbers.Integral) and not isinstance(x, bool)
+                                  for x in parts):  # (0.9, 1) is no tile: never rounded to 0-1
+        raise ValueError(f"The value for `{name}` must hold (a, b) tiles of two integers, but "
+                         f"{_short(tile)} was passed.")
+    a, b = int(parts[0]), int(parts[1])
     if not (0 <= a <= rules.max_pip and 0 <= b <= rules.max_pip):
         raise ValueError(f"The value for `{name}` must hold tiles of the double-{rules.max_pip} "
                          f"set, but {tile!r} was passed.")
@@ -254,7 +291,8 @@ def _settled(state: GameState) -> GameState:
     """Apply the draws and knocks the rules force on the seat to move (the reference engine's own
     operations) until a seat has a legal move or the hand ends.
     """
-    while state.ends and not state.over and not state.legal_moves(state.to_move):
+    while state.ends and not state.over and HIDDEN not in state.hands[state.to_move] \
+            and not state.legal_moves(state.to_move):  # a hidden hand's knocks are not known
         if state.may_draw(state.to_move):
             state.draw(state.to_move)
         else:

@@ -14,13 +14,16 @@ from typing import Any
 
 import pandas as pd
 
-from ..checks import refuse
+from ..checks import check_choice, check_limit, refuse
 from ..progress import bar, want_progress
 from ..reference.game import Move
 from ..reference.hand import HandLog
 from ..reference.handfile import has_hidden
 from ..reference.transcript import move_text
+from ..rng import check_seed
 from ..tiles import HIDDEN
+from .analyze import DEFAULT_MAX_MEMORY, DEFAULT_MAX_NODES, MAX_WORLDS, METHODS
+from .solve import SolverLimit
 
 COLUMNS = ("decision", "event", "position", "tiles_down", "legal_moves", "made", "best", "made_win",
            "best_win", "win_lost", "made_points", "best_points", "points_lost", "samples",
@@ -56,7 +59,8 @@ def decisions(log: HandLog, seat: int) -> list[int]:
 
 
 def review(log: HandLog, seat: int, *, method: str = "best", budget: int = 500, seed: int = 0,
-           progress: bool | None = None, inference: Any = None) -> pd.DataFrame:
+           progress: bool | None = None, max_nodes: int = DEFAULT_MAX_NODES,
+           max_memory: int | None = DEFAULT_MAX_MEMORY, inference: Any = None) -> pd.DataFrame:
     """Each decision of ``seat`` in a played hand, with the best move by analysis and the value
     lost.
 
@@ -84,7 +88,15 @@ def review(log: HandLog, seat: int, *, method: str = "best", budget: int = 500, 
     seed : int
         Seeds the analysis; the review is the same for the same seed.
     progress : bool, optional
-        A progress bar over the decisions (default: in an interactive session, for three or more).
+        A progress bar over the decisions (default: in an interactive session).
+    max_nodes : int
+        The most solver nodes of one sampled world in the analysis, and of the solve of each
+        decision's position: a world past it stops the review with an error; a position past it
+        is left unsolved (its perfect-information columns NaN, said in ``attrs["note"]``). The
+        work of a review is at most ``decisions * (budget * 2 + 1) * max_nodes`` nodes.
+    max_memory : int or None
+        Of the analysis and of the solver (:func:`dominosim.analyze`, :func:`dominosim.solve`),
+        checked before each starts.
     inference : str or list, optional
         The strategies the other seats played, when known (:func:`dominosim.analyze`): the
         analysis then weights its worlds by how likely their plays were.
@@ -123,21 +135,32 @@ def review(log: HandLog, seat: int, *, method: str = "best", budget: int = 500, 
     players = log.rules.players
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
         raise refuse("seat", f"a seat from 0 to {players - 1}", seat)
+    check_choice("method", method, METHODS)
+    budget = check_limit("budget", budget, 1, MAX_WORLDS)
+    check_seed(seed)
+    max_nodes = check_limit("max_nodes", max_nodes)
+    if max_memory is not None:
+        check_limit("max_memory", max_memory)
     found = decisions(log, seat)
     hidden = has_hidden(log.deals[-1])
     rows = []
-    show = want_progress(progress, work=len(found), long=3)
+    limits = {"max_nodes": max_nodes, "max_memory": max_memory}
+    show = want_progress(progress, work=len(found), long=1)
     with bar(total=len(found), desc=f"review of seat {seat}", unit="decision", show=show,
              unit_scale=False) as progress_bar:
         for number, k in enumerate(found, start=1):
-            rows.append(_decision(log, seat, number, k, hidden, analyze, solve,
-                                  dict(method=method, budget=budget, seed=seed + k,
-                                       inference=inference)))
+            options = dict(method=method, budget=budget, seed=(seed + k) % (1 << 63), **limits,
+                           inference=inference)
+            rows.append(_decision(log, seat, number, k, hidden, analyze, solve, options))
             progress_bar.update(1)
     table = pd.DataFrame(rows, columns=list(COLUMNS))
     if hidden:
         table.attrs["note"] = ("hidden tiles in the deal: the perfect-information columns are "
                                "NaN (solving needs every tile)")
+    elif table["solved_best"].isna().any():
+        table.attrs["note"] = (f"positions past {max_nodes:,} solver nodes (the value for "
+                               "`max_nodes`) are left unsolved: their perfect-information "
+                               "columns are NaN")
     return table
 
 
@@ -158,8 +181,14 @@ def _decision(log: HandLog, seat: int, number: int, k: int, hidden: bool, analyz
            "points_lost": points[best] - points[at], "samples": table.attrs["samples"],
            "solved_best": None, "solved_value": math.nan, "solved_made": math.nan,
            "solved_lost": math.nan}
+    solution = None
     if not hidden:
-        solution = solve(position)
+        try:
+            solution = solve(position, max_nodes=options["max_nodes"],
+                             max_memory=options["max_memory"])
+        except SolverLimit:  # too large to solve: the analysis stands alone
+            solution = None
+    if solution is not None:
         by_move = {Move(t, s): v for t, s, v in zip(solution.moves["tile"],
                                                     solution.moves["suit"],
                                                     solution.moves["value"], strict=True)}

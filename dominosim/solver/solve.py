@@ -23,23 +23,32 @@ Examples
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from ..checks import refuse
+from ..checks import check_limit, refuse
 from ..reference.game import GameState, Move, highest_double, opens_with_double
 from ..tiles import label, tile_id
+from .bounds import check_memory, stoppable, table_bytes
 from .position import Position
 
 OBJECTIVES = ("win", "points")
 DEFAULT_MAX_NODES = 200_000_000
 DEFAULT_TABLE_BITS = 22
-_STACKS: dict[tuple, Any] = {}
-_SALT = [0]
+DEFAULT_MAX_MEMORY = 1 << 30
+"""The most bytes a solve's table may take by default (1 GB)."""
+_LOCAL = threading.local()
+"""Each thread's solver stack (one at a time: they are large) and salt: two threads never share
+a table, so calls from several threads give the values of the same calls made one by one."""
 _PARAMS: dict[tuple, Any] = {}
+
+
+class SolverLimit(ValueError):
+    """A position that needs more solver nodes than ``max_nodes`` (a ``ValueError``)."""
 
 
 @dataclass
@@ -83,10 +92,18 @@ def _stack(rules, core, table_bits: int):
     from ..fast.search.solve import make_stack
 
     key = (rules.n_tiles, rules.players, core.words, table_bits)
-    if key not in _STACKS:
-        _STACKS.clear()  # one table at a time: they are large
-        _STACKS[key] = make_stack(rules.n_tiles, rules.players, rules.n_tiles + 3, table_bits)
-    return _STACKS[key]
+    stacks = getattr(_LOCAL, "stacks", None)
+    if stacks is None or key not in stacks:
+        _LOCAL.stacks = None  # one table at a time per thread: they are large
+        _LOCAL.stacks = {key: make_stack(rules.n_tiles, rules.players, rules.n_tiles + 3,
+                                         table_bits)}
+    return _LOCAL.stacks[key]
+
+
+def _next_salt() -> int:
+    """A new salt for this thread's table (the entries of earlier solves are never read)."""
+    _LOCAL.salt = (getattr(_LOCAL, "salt", 0) + 1) % (1 << 62)
+    return _LOCAL.salt
 
 
 def load_root(state: GameState, stack, rp) -> None:
@@ -112,7 +129,8 @@ def load_root(state: GameState, stack, rp) -> None:
 
 
 def solve(position: Position, objective: str = "win", *, max_nodes: int = DEFAULT_MAX_NODES,
-          table_bits: int = DEFAULT_TABLE_BITS) -> Solution:
+          table_bits: int = DEFAULT_TABLE_BITS,
+          max_memory: int | None = DEFAULT_MAX_MEMORY) -> Solution:
     """The value of ``position`` for the side of the seat to move, with every hand and the
     boneyard's order known to all and every seat playing perfectly.
 
@@ -125,9 +143,13 @@ def solve(position: Position, objective: str = "win", *, max_nodes: int = DEFAUL
         ``'win'``: 1 for a win, 1/2 for a tie, 0 for a loss. ``'points'``: the points the side
         scores in the hand by the rule book's scoring, negative when another side wins.
     max_nodes : int
-        The search refuses a position that needs more nodes than this.
+        The search stops, and refuses the position, past this many nodes (1 to 2**62): the
+        bound of its time (a few million nodes a second).
     table_bits : int
-        The transposition table holds ``2**table_bits`` positions (16 to 26).
+        The transposition table holds ``2**table_bits`` positions (16 to 26; 16 bytes each).
+    max_memory : int or None
+        The most bytes the solver's table and stack may take (default 1 GB; None: no limit),
+        checked before the search starts.
 
     Returns
     -------
@@ -138,7 +160,11 @@ def solve(position: Position, objective: str = "win", *, max_nodes: int = DEFAUL
     -----
     Two sides: the zero-sum minimax. Three or more: the others are one coalition minimising the
     side to move's value. Draws are forced and known (the boneyard's order is part of the
-    position). A finished hand is refused (it has no seat to move).
+    position). A finished hand is refused (it has no seat to move), and so is a position whose
+    hidden tiles are not known (a typed-in hand: see :func:`dominosim.analyze`).
+
+    Ctrl-C stops the search within a fraction of a second (``KeyboardInterrupt``). Calls from
+    several threads at once are safe: each thread has its own table (``max_memory`` each).
 
     Examples
     --------
@@ -153,10 +179,15 @@ def solve(position: Position, objective: str = "win", *, max_nodes: int = DEFAUL
                      type(position).__name__)
     if objective not in OBJECTIVES:
         raise refuse("objective", "one of 'win', 'points'", objective)
-    if not isinstance(max_nodes, int) or max_nodes < 1:
-        raise refuse("max_nodes", "a positive integer", max_nodes)
-    if not isinstance(table_bits, int) or not 16 <= table_bits <= 26:
+    max_nodes = check_limit("max_nodes", max_nodes)
+    if isinstance(table_bits, bool) or not isinstance(table_bits, int) or \
+            not 16 <= table_bits <= 26:
         raise refuse("table_bits", "an integer from 16 to 26", table_bits)
+    if max_memory is not None:
+        check_limit("max_memory", max_memory)
+    check_memory("max_memory", table_bytes(position.rules.n_tiles, table_bits), max_memory,
+                 f"a table of 2**{table_bits} positions")
+    position.check_known("solve")
     position = position.settled()
     if position.over:
         raise refuse("position", "a hand in progress", f"a finished hand ({position.outcome})")
@@ -221,23 +252,24 @@ def solve_state(state: GameState, moves: list[Move], objective: str,
     load_root(state, stack, rp)
     if rule_status(rp, stack.pips[0]) != OK:
         raise ValueError(search_error(rules, NO_RULE))
-    _SALT[0] = (_SALT[0] + 1) % (1 << 62)
     ctl = stack.ctl
     ctl[:] = 0
     ctl[C_LIMIT], ctl[C_ROOT_SIDE] = max_nodes, rules.side_of(seat)
     ctl[C_OBJECTIVE] = {"win": OBJ_WIN, "points": OBJ_POINTS, "win_points": OBJ_WIN_POINTS}[objective]
-    ctl[C_SALT] = _SALT[0]
+    ctl[C_SALT] = _next_salt()
     tiles = np.array([tile_id(m.tile) for m in moves], dtype=np.int64)
     suits = np.array([m.suit if kind == KIND_PLAY else -1 for m in moves], dtype=np.int64)
     kinds = np.full(len(moves), kind, dtype=np.int64)
     values = np.zeros(len(moves), dtype=np.int64)
-    if not solve_root(core, rp, stack, np.int64(seat), tiles, suits, kinds, values):
+    solved = stoppable(lambda: solve_root(core, rp, stack, np.int64(seat), tiles, suits, kinds,
+                                          values), [stack])
+    if not solved:
         held = sum(len(h) for h in state.hands)
-        raise ValueError(
+        raise SolverLimit(
             f"The value for `max_nodes` ({max_nodes:,}) is too small for this position: the "
             f"search passed it with {held} tiles in hands and {len(state.boneyard)} in the "
             f"boneyard; solve a later position or pass a larger `max_nodes`.")
     return values, int(ctl[C_NODES])
 
 
-__all__ = ["OBJECTIVES", "Solution", "solve"]
+__all__ = ["OBJECTIVES", "Solution", "SolverLimit", "solve"]

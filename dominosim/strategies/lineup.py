@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..rules import Rules
-from .registry import ALIASES, NAMES, SEARCHES, STYLES
+from .registry import ALIASES, NAMES, PLAYERS, SEARCHES, STYLES
 from .search import SearchStrategy
 from .styles import (
     AccompaniedStrategy,
@@ -26,6 +26,7 @@ from .styles import (
     StitcherStrategy,
     Strategy,
 )
+from .weighted import FILE_PREFIX, Tuned, load_named
 
 __all__ = ["BUILTINS", "SEARCHES", "STYLES", "per_seat", "resolve", "resolve_lineup"]
 
@@ -50,7 +51,8 @@ def _search(name: str) -> Callable[[], Any]:
 
 
 BUILTINS: dict[str, Callable[[], Any]] = {
-    name: _STYLE_CLASSES[name] if name in STYLES else _search(name) for name in NAMES}
+    name: _STYLE_CLASSES[name] if name in STYLES else Tuned if name in PLAYERS else _search(name)
+    for name in NAMES}
 """Built-in strategies by name, in the registry's order (:mod:`dominosim.strategies.registry`, which
 also holds each one's compiled code). The search strategies (:mod:`dominosim.strategies.search`) also
 take a budget: ``"mc:200"``."""
@@ -64,10 +66,12 @@ def resolve(strategy: Any) -> Strategy:
     >>> resolve("rnadom")
     Traceback (most recent call last):
     ...
-    ValueError: The value for `strategies` must be a built-in name (one of 'random', 'bully', 'doubles', 'accompanied', 'stitcher', 'counter', 'partner', 'mc', 'ismcts', 'mc_omniscient', 'ismcts_omniscient', 'pimc', 'epimc'; a search with a budget as 'mc:200'), an object with a choose(view, moves, rng) method, or a function, but 'rnadom' was passed.
+    ValueError: The value for `strategies` must be a built-in name (one of 'random', 'bully', 'doubles', 'accompanied', 'stitcher', 'counter', 'partner', 'mc', 'ismcts', 'mc_omniscient', 'ismcts_omniscient', 'pimc', 'tuned', 'epimc'; a search with a budget as 'mc:200'; a saved player as 'file:player.npz'), an object with a choose(view, moves, rng) method, or a function, but 'rnadom' was passed.
     """
     if isinstance(strategy, str) and strategy in BUILTINS:
         return BUILTINS[strategy]()
+    if isinstance(strategy, str) and strategy.startswith(FILE_PREFIX):
+        return load_named(strategy)
     if isinstance(strategy, str) and strategy in ALIASES:  # "best": a search with its budget
         return SearchStrategy.from_name(ALIASES[strategy])
     if isinstance(strategy, str) and (":" in strategy or "+" in strategy):
@@ -79,7 +83,7 @@ def resolve(strategy: Any) -> Strategy:
     names = ", ".join(repr(n) for n in BUILTINS)
     raise ValueError(
         f"The value for `strategies` must be a built-in name (one of {names}; a search with a "
-        f"budget as 'mc:200'), an object with a choose(view, moves, rng) method, or a function, "
+        f"budget as 'mc:200'; a saved player as 'file:player.npz'), an object with a choose(view, moves, rng) method, or a function, "
         f"but {strategy!r} was passed.")
 
 
@@ -95,8 +99,12 @@ def per_seat(rules: Rules, strategies: Any) -> list[Any]:
 
 
 def resolve_lineup(rules: Rules, strategies: Any) -> list[Strategy]:
-    """One strategy object per seat (see :func:`per_seat`); a search with inference (``+infer``)
-    knows the line-up (it is public in a simulation) and models the seats it can.
+    """One strategy object per seat (see :func:`per_seat`); a weighted player fitted for other
+    rules is refused; a search with inference (``+infer``) knows the line-up (it is public in a
+    simulation) and models the seats it can.
     """
     lineup = [resolve(s) for s in per_seat(rules, strategies)]
+    for strategy in lineup:
+        if hasattr(strategy, "weights_for"):
+            strategy.weights_for(rules)
     return [s.bound(lineup) if isinstance(s, SearchStrategy) else s for s in lineup]

@@ -23,8 +23,9 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-KINDS = ("random", "style", "search")
-"""What a built-in is: uniform random, a deterministic style, or a search with a budget."""
+KINDS = ("random", "style", "search", "player")
+"""What a built-in is: uniform random, a deterministic style, a search with a budget, or a fitted
+player (a weighted sum of the decision features, :mod:`dominosim.strategies.weighted`)."""
 
 
 METHODS = ("mc", "ismcts", "pimc", "epimc")
@@ -64,7 +65,10 @@ STRATEGY_CODES = {
     "mc_omniscient": StrategyCode(9, "search", searches=True, omniscient=True),
     "ismcts_omniscient": StrategyCode(10, "search", searches=True, tree=True, omniscient=True),
     "pimc": StrategyCode(11, "search", searches=True, solves=True),
-    "epimc": StrategyCode(12, "search", searches=True, solves=True, postpones=True),
+    # every weighted player (this built-in, a ds.Weighted, a "file:" player) plays code 12, its
+    # weights travelling in the line-up
+    "tuned": StrategyCode(12, "player"),
+    "epimc": StrategyCode(13, "search", searches=True, solves=True, postpones=True),
 }
 """Every built-in strategy by name, in the order of its compiled code (the kernels dispatch on it)."""
 
@@ -77,8 +81,11 @@ NAMES = tuple(STRATEGY_CODES)
 SEARCHES = tuple(name for name, c in STRATEGY_CODES.items() if c.searches)
 """The built-in search strategies (:mod:`dominosim.strategies.search`); they take a budget: ``"mc:200"``,
 ``"pimc:50"``."""
-STYLES = tuple(name for name, c in STRATEGY_CODES.items() if not c.searches)
-"""The built-ins that do not search: a rule each, thousands of times cheaper than a search."""
+STYLES = tuple(name for name, c in STRATEGY_CODES.items() if c.kind in ("random", "style"))
+"""The built-in rules of thumb (and ``random``): a rule each, thousands of times cheaper than a
+search."""
+PLAYERS = tuple(name for name, c in STRATEGY_CODES.items() if c.kind == "player")
+"""The built-in fitted players (``tuned``): weights over the decision features, shipped as data."""
 
 
 def kind_of(name: str) -> str:
@@ -89,7 +96,7 @@ def kind_of(name: str) -> str:
     >>> kind_of("bulli")
     Traceback (most recent call last):
     ...
-    ValueError: The value for `name` must be a built-in strategy name (one of 'random', 'bully', 'doubles', 'accompanied', 'stitcher', 'counter', 'partner', 'mc', 'ismcts', 'mc_omniscient', 'ismcts_omniscient', 'pimc', 'epimc'), but 'bulli' was passed.
+    ValueError: The value for `name` must be a built-in strategy name (one of 'random', 'bully', 'doubles', 'accompanied', 'stitcher', 'counter', 'partner', 'mc', 'ismcts', 'mc_omniscient', 'ismcts_omniscient', 'pimc', 'tuned', 'epimc'), but 'bulli' was passed.
     """
     if name not in STRATEGY_CODES:
         names = ", ".join(map(repr, NAMES))

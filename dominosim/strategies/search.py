@@ -96,7 +96,7 @@ class SearchStrategy:
 
     def __init__(self, kind: str, budget: int | None = None, omniscient: bool = False,
                  infer: int = 0) -> None:
-        if kind not in KINDS:
+        if not isinstance(kind, str) or kind not in KINDS:
             raise ValueError(f"The value for `kind` must be one of 'mc', 'ismcts', 'pimc', 'epimc', "
                              f"but {kind!r} was passed.")
         if budget is None:
@@ -379,7 +379,7 @@ def model_code(strategy: Any) -> int:
 
     name = strategy if isinstance(strategy, str) else getattr(strategy, "name", None)
     code = STRATEGY_CODES.get(name) if isinstance(name, str) else None
-    if code is None or code.kind == "search":
+    if code is None or code.kind not in ("random", "style"):
         return -1
     return code.code
 

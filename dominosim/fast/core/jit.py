@@ -6,8 +6,8 @@ kernel. So every cache folder of the compiled engine carries a stamp, a digest o
 file under ``dominosim/fast/``. At import the stamps are compared (nothing is deleted): a cache
 built from other sources is *stale*, and then this process compiles without the on-disk cache,
 with a one-line message saying how to clear it (``dominosim cache --clear``, or
-:func:`clear_cache`). A folder without any cached kernel takes the current stamp, since what is
-compiled into it next is built from these sources.
+:func:`clear_cache`). A folder without any cached kernel (or not there yet) takes the current
+stamp, since what is compiled into it next is built from these sources.
 
 Examples
 --------
@@ -62,7 +62,8 @@ def _has_cache(folder: Path) -> bool:
 
 def stale_folders(folders: Iterable[Path] | None = None, digest: str | None = None) -> list[Path]:
     """The cache folders holding kernels built from other sources than the current ones (their
-    stamp differs or is missing). Stamps a folder that holds no kernel yet; deletes nothing."""
+    stamp differs or is missing). Stamps a folder that holds no kernel yet (creating it), since
+    what is cached there next is built from the current sources; deletes nothing."""
     digest = digest or sources_digest()
     stale = []
     for folder in cache_folders() if folders is None else folders:
@@ -72,7 +73,8 @@ def stale_folders(folders: Iterable[Path] | None = None, digest: str | None = No
                 continue
             if folder.is_dir() and _has_cache(folder):
                 stale.append(folder)
-            elif folder.is_dir():
+            else:
+                folder.mkdir(parents=True, exist_ok=True)
                 stamp.write_text(digest)
         except OSError:  # a read-only install: numba caches elsewhere, or not at all
             continue

@@ -1,12 +1,12 @@
 """One hand of dominoes, compiled: deal, open, turn until over, record.
 
 The rules are in :mod:`dominosim.fast.core.turn` (the one compiled turn, shared with the search
-playouts), the deterministic strategies in :mod:`dominosim.fast.hand.styles`, the search strategies in
+playouts), the deterministic strategies in :mod:`dominosim.fast.core.styles`, the search strategies in
 :mod:`dominosim.fast.search.search`. :func:`play_hand` is compiled once per
 :class:`~dominosim.fast.core.shape.Shape`; the search is compiled into it only when ``search`` is not
 None (numba prunes the branch before typing), so a run with no searching seat never compiles it.
-A hand's record is one ``int16`` row indexed by the ``C_*`` constants; problems come back as status
-codes, never exceptions.
+A hand's record is one ``int16`` row indexed by the ``C_*`` constants; problems come back as the
+status codes of :mod:`dominosim.fast.core.status`, never exceptions.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from collections import namedtuple
 
 import numpy as np
 
+from ...strategies.features import N_FEATURES
 from ..core.bits import lowest_bit
 from ..core.board import (
     BONE_END,
@@ -44,13 +45,14 @@ from ..core.board import (
     make_log,
     make_notes,
 )
-from ..core.gates import gate
+from ..core.gates import gate, given
 from ..core.jit import jit, jit_helper, jit_kernel
-from ..core.params import OMNISCIENT, PLUGIN, S_RANDOM, SEARCH_METHOD
+from ..core.params import OMNISCIENT, PLUGIN, S_RANDOM, S_WEIGHTED, SEARCH_METHOD
 from ..core.rng import below, deal_key, seat_key, shuffle
 from ..core.status import ERR_LOG_FULL, ERR_REDEALS, OK, plugin_fault
 from ..core.styles import best_move, heaviest_lead
 from ..core.turn import advance, leads_any, open_with, partner_of, play, score
+from ..players.weighted import weighted_move
 from ..search.infer import set_models
 from ..search.search import Budget, Decision, decide
 from .plugin import (
@@ -79,10 +81,11 @@ def n_record_cols(players: int) -> int:
 
 MAX_REDEALS = 1_000_000
 
-Scratch = namedtuple("Scratch", ["board", "notes", "log", "moves", "rng", "seen"])
+Scratch = namedtuple("Scratch", ["board", "notes", "log", "moves", "rng", "seen", "features"])
 """What one block of hands works in: the :class:`~dominosim.fast.core.board.Board`, the
 :class:`~dominosim.fast.core.board.Notes`, the :class:`~dominosim.fast.core.board.Log`, the legal moves
-(tiles, suits), the random streams (one per seat, then the deal's) and ``seen``, what a plug-in sees."""
+(tiles, suits), the random streams (one per seat, then the deal's), ``seen``, what a plug-in sees,
+and ``features``, one move's decision features (:mod:`dominosim.fast.players.features`)."""
 
 
 @jit
@@ -92,7 +95,8 @@ def make_scratch(t, p, n_events, n_pub, plugins):
     ``plugins``."""
     return Scratch(make_board(t, p), make_notes(p), make_log(n_events, n_pub),
                    np.zeros((2, 2 * t), np.int64), np.zeros(p + 1, np.uint64),
-                   np.zeros(V_TILE_COUNTS + V_HAND_OFFSET * p + t if plugins else 0, np.int64))
+                   np.zeros(V_TILE_COUNTS + V_HAND_OFFSET * p + t if plugins else 0, np.int64),
+                   np.zeros(N_FEATURES, np.float64))
 
 
 # ---------------------------------------------------------------- the deal
@@ -154,9 +158,12 @@ def ask_plugin(shape, rp, lineup, scratch, seat, n):
 
 
 styled_move = gate("styles", best_move)
-""":func:`~dominosim.fast.hand.styles.best_move` in the kernels where a seat plays a style."""
+""":func:`~dominosim.fast.core.styles.best_move` in the kernels where a seat plays a style."""
 plugin_move = gate("plugins", ask_plugin, -1)
 """:func:`ask_plugin` in the kernels where a seat plays a plug-in (-1 elsewhere)."""
+weighted = given(weighted_move)
+""":func:`~dominosim.fast.players.weighted.weighted_move` in the kernels whose line-up carries
+weights (some seat plays a weighted player; 0 elsewhere, and not compiled)."""
 
 
 @jit_kernel
@@ -192,6 +199,8 @@ def choose(shape, rp, lineup, seat, n, psm, scratch, search):
         k = plugin_move(shape, rp, lineup, scratch, seat, n)
         if k < 0 or k >= n:
             return plugin_fault(seat, k), -1, -1
+    elif code == S_WEIGHTED:
+        k = weighted(lineup.weights, shape, rp, seat, n, scratch)
     else:
         k = styled_move(shape, rp, code, board, scratch.notes, seat, moves, n)
     return OK, moves[0, k], moves[1, k]

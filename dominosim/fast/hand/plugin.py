@@ -129,22 +129,15 @@ def _int64_pointer(typingctx, address):
 
 
 @numba.njit(cache=CACHE)
-def _checksum(moves_tile, moves_suit, n, view):
-    """A weighted sum of the moves' first ``n`` entries and the view's live part (its fields and
-    the seat's own tiles): odd weights, so any single changed entry changes it, and no chain of
-    dependent operations, so it costs a few cycles an entry."""
-    h = np.int64(0)
-    for i in range(n):
-        h += moves_tile[i] * (2 * i + 1) + moves_suit[i] * (2 * i + 1) * np.int64(0x9E3779B1)
-    players = min(max(view[V_PLAYERS], 0), 16)
-    live = V_TILE_COUNTS + V_HAND_OFFSET * players
-    if 0 <= view[V_SEAT] < players and live < view.shape[0]:
-        live += max(view[V_TILE_COUNTS + view[V_SEAT]], 0)
-    live = min(live, view.shape[0])
-    g = np.int64(0)
-    for i in range(live):
-        g += view[i] * (2 * i + 1)
-    return h + g * np.int64(0x85EBCA77)
+def _changed(tiles, moves_tile, suits, moves_suit, seen, view):
+    """Whether the plug-in wrote into its copies (every entry compared: no two writes cancel)."""
+    for i in range(moves_tile.shape[0]):
+        if tiles[i] != moves_tile[i] or suits[i] != moves_suit[i]:
+            return True
+    for i in range(view.shape[0]):
+        if seen[i] != view[i]:
+            return True
+    return False
 
 
 @numba.njit(cache=CACHE)
@@ -243,7 +236,10 @@ class CompiledStrategy:
                 f"moves_suit, n_moves, view, rng) -> int, but {func!r} was passed.")
         self.func = func
         self.name = name or func.__name__
-        _expect_integer_result(func, self.name)
+        # the function both engines call: the user's, compiled again with bounds checks, so an
+        # index out of its arrays raises IndexError (a finding) instead of reading any memory
+        self._checked = numba.njit(boundscheck=True)(func.py_func)
+        _expect_integer_result(self._checked, self.name)
         self._cfunc = None
         self._record = np.zeros(F_LENGTH, dtype=np.int64)
 
@@ -260,20 +256,22 @@ class CompiledStrategy:
         return self._cfunc.address
 
     def _wrapper(self) -> Any:
-        user, record_at = self.func, self._record.ctypes.data
+        user, record_at = self._checked, self._record.ctypes.data
 
         @numba.cfunc(_SIG, nopython=True)
         def wrapper(mt, ms, n, vw, st, capacity, vlen):
             moves_tile, moves_suit = numba.carray(mt, capacity), numba.carray(ms, capacity)
             view, rng = numba.carray(vw, vlen), numba.carray(st, 1)
-            before, rng_before = _checksum(moves_tile, moves_suit, n, view), np.int64(rng[0])
+            # the plug-in gets copies: nothing it does changes what the engine plays
+            tiles, suits, seen = moves_tile.copy(), moves_suit.copy(), view.copy()
+            rng_before = np.int64(rng[0])
             seat = view[V_SEAT]
             try:
-                index = np.int64(user(moves_tile, moves_suit, n, view, rng))
+                index = np.int64(user(tiles, suits, n, seen, rng))
                 code = 0
             except Exception:  # numba cannot name it: Python raises it again from the record
                 index, code = np.int64(-1), FAULT_RAISED
-            if _checksum(moves_tile, moves_suit, n, view) != before:
+            if _changed(tiles, moves_tile, suits, moves_suit, seen, view):
                 code = FAULT_WROTE  # the arrays it saw are gone: the write is what is reported
             elif code == 0:
                 if 0 <= index < n:
@@ -312,12 +310,14 @@ class CompiledStrategy:
               state: np.ndarray, seat: int) -> Any:
         """The user's function through its dispatcher; its exception names the strategy."""
         try:
-            return self.func(tiles, suits, n, view, state)
+            return self._checked(tiles, suits, n, view, state)
         except Exception as error:
             error.add_note(f"(raised by compiled strategy {self.name!r} at seat {seat})")
             raise
 
     def choose(self, view: Any, moves: Sequence, rng: Any) -> Any:
+        """The move the compiled function chooses, when the strategy plays in the reference
+        engine."""
         from ...tiles import tile_id
 
         rules = view.rules

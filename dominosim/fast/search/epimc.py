@@ -38,6 +38,7 @@ from ..core.turn import advance, play, rule_status, side_of
 from .pimc import WORLD_NODES, sample_world
 from .solve import (
     C_ABORTED,
+    C_CAP,
     C_LIMIT,
     C_NODES,
     C_OBJECTIVE,
@@ -49,7 +50,7 @@ from .solve import (
     solve_play,
 )
 
-C_SEED = 6
+C_SEED = 7
 """The decision's seed, in a control slot of the solver's stack the solver does not use."""
 SETS_FULL = -ERR_SEARCH_DEAL
 """The status of an ``epimc`` search whose information sets outgrew its arrays (a bug, reported
@@ -123,7 +124,8 @@ def line(core, rp, me, ss, tile, suit, row):
     information set's; ``n`` is :data:`~dominosim.fast.core.status.SOLVER_LIMIT` past the node limit."""
     st = ss.stack
     ctl = st.ctl
-    ctl[C_NODES], ctl[C_LIMIT], ctl[C_ABORTED] = 0, WORLD_NODES, 0
+    ctl[C_NODES], ctl[C_ABORTED] = 0, 0
+    ctl[C_LIMIT] = ctl[C_CAP] if ctl[C_CAP] > 0 else WORLD_NODES
     ctl[C_ROOT_SIDE], ctl[C_OBJECTIVE] = side_of(rp, me), OBJ_WIN_POINTS
     ctl[C_SALT] += 1
     board = level(st, 0)

@@ -30,6 +30,7 @@ from ..core.status import OK, SOLVER_LIMIT
 from ..core.turn import rule_status, side_of
 from .solve import (
     C_ABORTED,
+    C_CAP,
     C_LIMIT,
     C_NODES,
     C_OBJECTIVE,
@@ -61,9 +62,11 @@ def load_world(core, rp, st, work):
 @jit_kernel
 def solve_world(core, rp, st, dec, objective, values):
     """Each move's exact value to the side of ``dec.me`` in the world at level 0 (``win``: 2, 1,
-    0; ``points``: the side's points), into ``values[:dec.n]``; False past the node limit."""
+    0; ``points``: the side's points), into ``values[:dec.n]``; False past the node limit (the
+    analysis's ``ctl[C_CAP]`` when positive, else :data:`WORLD_NODES`)."""
     ctl, moves = st.ctl, dec.moves
-    ctl[C_NODES], ctl[C_LIMIT], ctl[C_ABORTED] = 0, WORLD_NODES, 0
+    ctl[C_NODES], ctl[C_ABORTED] = 0, 0
+    ctl[C_LIMIT] = ctl[C_CAP] if ctl[C_CAP] > 0 else WORLD_NODES
     ctl[C_ROOT_SIDE], ctl[C_OBJECTIVE] = side_of(rp, dec.me), objective
     ctl[C_SALT] += 1
     for m in range(dec.n):

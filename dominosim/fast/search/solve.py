@@ -59,6 +59,9 @@ EXACT, LOWER, UPPER = 1, 2, 3
 KIND_PLAY, KIND_LEAD, KIND_DOUBLE = 0, 1, 2
 """Root moves: a play on an end, the lead of ``opening='any'``, the highest double's opening."""
 C_NODES, C_LIMIT, C_ABORTED, C_ROOT_SIDE, C_OBJECTIVE, C_SALT = range(6)
+C_CAP = 6
+"""A sampled world's node limit when positive (a move analysis's ``max_nodes``), else
+:data:`~dominosim.fast.search.pimc.WORLD_NODES`."""
 F_ALPHA, F_BETA, F_LOW, F_HIGH, F_BEST, F_CODE, F_NEXT, F_N, F_MAX, F_SEAT, F_SLOT = range(11)
 """A level's frame: its window now and as entered, its best value and move so far, the next move
 to try and how many, whether its seat maximises, the seat, its table slot."""
@@ -78,6 +81,11 @@ row per entry, its key and its packed value, bound and best move, so that a prob
 line), the control slots ``ctl`` (nodes, node limit, aborted, root side, objective, salt) and the
 search's frames (``frame``, ``keys``: one per level)."""
 _VALUE_BITS = np.uint64(0xFFFFFFFF)
+"""The low 32 bits of a table entry's data: its value (two's complement)."""
+_FLAG_SHIFT, _FLAG_BITS = np.uint64(32), np.uint64(3)
+"""Where an entry's bound (``EXACT``, ``LOWER``, ``UPPER``) sits, and its mask."""
+_MOVE_SHIFT = np.uint64(34)
+"""Where an entry's best move (its code + 1; 0: none) sits."""
 
 
 @jit
@@ -128,16 +136,16 @@ def position_key(core, rp, board, salt):
 @jit_helper
 def pack(value, flag, move):
     """A table entry's data: the value (32 bits, two's complement), the bound, the move + 1."""
-    return (np.uint64(value) & _VALUE_BITS) | (np.uint64(flag) << np.uint64(32)) | \
-        (np.uint64(move + 1) << np.uint64(34))
+    return (np.uint64(value) & _VALUE_BITS) | (np.uint64(flag) << _FLAG_SHIFT) | \
+        (np.uint64(move + 1) << _MOVE_SHIFT)
 
 
 @jit_helper
 def unpack(data):
     """``(value, flag, move)`` of a table entry's data (see :func:`pack`)."""
     value = np.int64(np.int32(np.uint32(data & _VALUE_BITS)))
-    flag = np.int64((data >> np.uint64(32)) & np.uint64(3))
-    return value, flag, np.int64(data >> np.uint64(34)) - 1
+    flag = np.int64((data >> _FLAG_SHIFT) & _FLAG_BITS)
+    return value, flag, np.int64(data >> _MOVE_SHIFT) - 1
 
 
 @jit_kernel

@@ -1,0 +1,10 @@
+"""Fitted players, compiled: what a fitted player reads of a legal move and how it scores it.
+
+Holds :mod:`.features` (the decision features of one legal move, the compiled twin of
+:mod:`dominosim.strategies.features`) and :mod:`.weighted` (the weighted player: every legal
+move scored as a weighted sum of its features, the weights an array of the line-up).
+
+May import: :mod:`dominosim.fast.core`, :mod:`dominosim.fast.search` and the package's rule and
+feature tables (``dominosim.strategies.features``); nothing from :mod:`dominosim.fast.hand` or
+:mod:`dominosim.fast.engine` (the hand kernel calls the players, never the other way).
+"""

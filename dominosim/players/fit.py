@@ -1,0 +1,60 @@
+"""Rebuild the shipped players: ``python -m dominosim.players.fit tuned``.
+
+The built-in ``"tuned"`` strategy plays with two weighted players shipped as package data
+(``dominosim/strategies/fitted/``): one fitted for Block double-six 4p in partnership with 7 tiles
+each, one for Draw double-six 2p (:data:`~dominosim.strategies.weighted.TUNED_RULES`). This
+command fits both with :func:`~dominosim.players.tune.tune` against every built-in style
+(:data:`AGAINST`), with the budget and seed written below unless told otherwise, and writes them
+where the package reads them (or to ``--out``). The same command, seed and budget give the same
+files' weights.
+
+Examples
+--------
+>>> parser().parse_args(["tuned", "--budget", "5000"]).budget
+5000
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from ..strategies.weighted import FITTED, TUNED_RULES
+from .tune import tune
+
+AGAINST = ("bully", "doubles", "accompanied", "stitcher", "counter", "partner")
+"""The opponents the shipped ``tuned`` players are fitted against: every built-in style."""
+BUDGET, DEALS, SEED = 4_000_000, 500, 2026
+"""The shipped players' budget (duplicate deals in all), deals per candidate and opponent, seed."""
+
+
+def parser() -> argparse.ArgumentParser:
+    """The command's arguments."""
+    p = argparse.ArgumentParser(prog="python -m dominosim.players.fit",
+                                description="Fit the players dominosim ships.")
+    p.add_argument("which", choices=["tuned"], help="the built-in player to fit")
+    p.add_argument("--budget", type=int, default=BUDGET, help="duplicate deals per game")
+    p.add_argument("--deals", type=int, default=DEALS, help="deals per candidate and opponent")
+    p.add_argument("--seed", type=int, default=SEED)
+    p.add_argument("--out", type=Path, default=FITTED, help="where to write the players")
+    p.add_argument("--games", nargs="+", choices=sorted(TUNED_RULES), default=sorted(TUNED_RULES))
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Fit and write the players; print each one's weights and results."""
+    args = parser().parse_args(argv)
+    for game in args.games:
+        result = tune(TUNED_RULES[game], list(AGAINST), budget=args.budget, deals=args.deals,
+                      seed=args.seed, name="tuned", progress=sys.stderr.isatty())
+        path = result.player.save(args.out / f"tuned_{game}.npz")
+        print(f"{game}: {TUNED_RULES[game]!r} -> {path} ({result.seconds:.0f} s, "
+              f"{len(result.history)} generations)")
+        print(result.intervals.round(3).to_string())
+        print(result.results.to_string(index=False))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

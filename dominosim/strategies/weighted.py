@@ -1,0 +1,342 @@
+"""Weighted players: a legal move's score is a weighted sum of its decision features.
+
+:class:`Weighted` is a fitted player as data: a weight per feature of
+:data:`~dominosim.strategies.features.FEATURES`, the rules it was fitted for, and how it was
+fitted. It plays in both engines, hand for hand the same: the reference engine calls
+:meth:`Weighted.choose` (the features of :func:`~dominosim.strategies.features.move_features`),
+the compiled engine receives the weights as an array in the line-up and scores the moves inside
+the kernel (:mod:`dominosim.fast.players.weighted`), with no Python call per decision. A move's
+score is ``sum(w[j] * f[j])`` in feature order; the best move is played, the first in canonical
+order on ties; the lead under ``opening='any'`` is the heaviest tile, as for every
+deterministic built-in.
+
+A player is a file: :meth:`Weighted.save` writes one ``.npz`` holding the weights, the features'
+names and a JSON document of metadata (the rules it was fitted for, :data:`FEATURES_VERSION`,
+the teacher if any, positions, seed, the dominosim version, a digest); :func:`load_player` reads
+it back, refusing a file of another feature version or a changed file; a line-up names one as
+``"file:path/to/player.npz"``. A player fitted for some rules refuses to play others.
+
+The built-in ``"tuned"`` (:data:`TUNED`) plays on any rules: with the player shipped for Draw
+double-six 2p when the rules draw, and with the one shipped for Block double-six 4p in partnership
+(7 tiles each) when they do not (the nearer of the two; see docs/players.md). Both are rebuilt by
+``python -m dominosim.players.fit tuned``.
+
+Examples
+--------
+>>> from dominosim.rules import Rules
+>>> rules = Rules.preset("block", players=2)
+>>> p = Weighted(rules, {"pips": 1.0, "keep_suit": 0.5})
+>>> float(p.weights["pips"]), float(p.weights["double"])
+(1.0, 0.0)
+>>> p.weights_for(Rules.preset("draw", players=2))
+Traceback (most recent call last):
+...
+ValueError: The player 'weighted' was fitted for Rules.preset('block', players=2), so it cannot play Rules.preset('draw', players=2) (fit one for these rules with ds.tune).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+import math
+from collections.abc import Mapping, Sequence
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from ..reference.game import Move
+from ..rng import Stream
+from ..rules import Rules
+from ..tiles import is_double, pips, tile_id
+from .features import FEATURE_NAMES, FEATURES_VERSION, N_FEATURES, move_features
+from .view import SeatView
+
+FILE_PREFIX = "file:"
+"""A line-up entry ``"file:path/to/player.npz"`` names a saved player."""
+FITTED = Path(__file__).parent / "fitted"
+"""Where the shipped players live (package data)."""
+TUNED_FILES = {"block": FITTED / "tuned_block.npz", "draw": FITTED / "tuned_draw.npz"}
+"""The shipped ``tuned`` players: fitted for Block double-six 4p in partnership, 7 tiles each
+(``"block"``), and for Draw double-six 2p (``"draw"``)."""
+TUNED_RULES = {"block": Rules.preset("block", players=4, hand_size=7),
+               "draw": Rules.preset("draw", players=2)}
+"""The rules each shipped ``tuned`` player was fitted for."""
+
+
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("dominosim")
+    except PackageNotFoundError:  # a source checkout that is not installed
+        return "unknown"
+
+
+def check_weights(weights: Any) -> np.ndarray:
+    """The weights as a ``float64`` vector in feature order, from a mapping or Series of feature
+    name to number (features not named weigh 0).
+
+    >>> check_weights({"pips": 2})[:3].tolist()
+    [2.0, 0.0, 0.0]
+    >>> check_weights({"pipz": 1})
+    Traceback (most recent call last):
+    ...
+    ValueError: The value for `weights` must map feature names (see dominosim.strategies.features.FEATURE_NAMES) to finite numbers, but 'pipz' is not a feature name.
+    """
+    if isinstance(weights, pd.Series):
+        weights = weights.to_dict()
+    if not isinstance(weights, Mapping):
+        raise ValueError("The value for `weights` must be a mapping or a pandas Series from "
+                         f"feature name to number, but {type(weights).__name__} was passed.")
+    vector = np.zeros(N_FEATURES, dtype=np.float64)
+    for name, value in weights.items():
+        if name not in FEATURE_NAMES:
+            raise ValueError("The value for `weights` must map feature names (see dominosim."
+                             f"strategies.features.FEATURE_NAMES) to finite numbers, but {name!r} "
+                             "is not a feature name.")
+        if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)) \
+                or not math.isfinite(float(value)):
+            raise ValueError("The value for `weights` must map feature names to finite numbers, "
+                             f"but {name!r} maps to {value!r}.")
+        vector[FEATURE_NAMES.index(name)] = float(value)
+    return vector
+
+
+def _heaviest(move: Move) -> tuple[int, bool, int, int]:
+    return pips(move.tile), is_double(move.tile), tile_id(move.tile), move.suit
+
+
+def best_move(vector: np.ndarray, view: SeatView, moves: Sequence[Move]) -> Move:
+    """The move with the largest weighted sum of features (the first on ties); the heaviest lead
+    under ``opening='any'``.
+    """
+    if moves[0].suit < 0:
+        return max(moves, key=_heaviest)
+    best, best_score = moves[0], 0.0
+    for i, move in enumerate(moves):
+        features = move_features(view, move)
+        score = 0.0
+        for j in range(N_FEATURES):  # in feature order, as the compiled player sums
+            score += float(vector[j]) * float(features[j])
+        if i == 0 or score > best_score:
+            best, best_score = move, score
+    return best
+
+
+class Weighted:
+    """A player that scores each legal move as a weighted sum of its decision features.
+
+    Parameters
+    ----------
+    rules : Rules
+        The rules it plays (and was fitted for); it refuses any other.
+    weights : mapping or pandas.Series
+        Feature name (:data:`~dominosim.strategies.features.FEATURE_NAMES`) to number; features
+        not named weigh 0.
+    name : str
+        Its name in records and comparisons.
+    metadata : dict, optional
+        How it was fitted (written by :meth:`save`).
+
+    Examples
+    --------
+    >>> import dominosim as ds
+    >>> rules = ds.Rules.preset("block", players=2)
+    >>> p = ds.Weighted(rules, {"pips": 1.0, "keep_suit": 2.0}, name="mine")
+    >>> hands = ds.simulate(rules, [p, "bully"], n_hands=100, seed=1)
+    >>> hands.equals(ds.simulate(rules, [p, "bully"], n_hands=100, seed=1, engine="reference"))
+    True
+    """
+
+    kind = "player"
+
+    def __init__(self, rules: Rules, weights: Any, *, name: str = "weighted",
+                 metadata: Mapping[str, Any] | None = None) -> None:
+        if not isinstance(rules, Rules):
+            raise ValueError(f"The value for `rules` must be a dominosim Rules, but "
+                             f"{type(rules).__name__} was passed.")
+        if not isinstance(name, str) or not name:
+            raise ValueError(f"The value for `name` must be a non-empty string, but {name!r} was "
+                             "passed.")
+        self.rules = rules
+        self.vector = check_weights(weights)
+        self.vector.flags.writeable = False
+        self.name = name
+        self.metadata = dict(metadata or {})
+
+    @property
+    def weights(self) -> pd.Series:
+        """The weights, a Series by feature name."""
+        return pd.Series(self.vector, index=list(FEATURE_NAMES), name=self.name)
+
+    def weights_for(self, rules: Rules) -> np.ndarray:
+        """The weight vector to play ``rules`` with; raises ``ValueError`` (one line) for rules
+        other than those it was fitted for.
+        """
+        if rules != self.rules:
+            raise ValueError(f"The player {self.name!r} was fitted for {self.rules!r}, so it "
+                             f"cannot play {rules!r} (fit one for these rules with ds.tune).")
+        return self.vector
+
+    def choose(self, view: SeatView, moves: Sequence[Move], rng: Stream) -> Move:
+        """The best move by the weighted sum of its features."""
+        return best_move(self.weights_for(view.rules), view, moves)
+
+    def __repr__(self) -> str:
+        """The rules, the number of weights and the name."""
+        return f"Weighted({self.rules!r}, {len(self.vector)} weights, name={self.name!r})"
+
+    # ------------------------------------------------------------------------- as a file
+    def _document(self) -> dict[str, Any]:
+        meta = {"format": "dominosim player", "kind": "weighted", "name": self.name,
+                "rules": self.rules.to_dict(), "features": list(FEATURE_NAMES),
+                "features_version": FEATURES_VERSION, "teacher": None, "positions": None,
+                "seed": None, "dominosim_version": _version()}
+        meta.update({k: v for k, v in self.metadata.items() if k not in ("digest", "features",
+                                                                          "features_version")})
+        return meta
+
+    @property
+    def digest(self) -> str:
+        """sha256 of the weights and the metadata (the file's contents apart from the digest)."""
+        return _digest(self.vector, self._document())
+
+    def save(self, path: str | Path) -> Path:
+        """Write the player to ``path`` (``.npz``: the weights, the features' names and the
+        metadata as a JSON document, with its digest); returns the path.
+
+        >>> import tempfile, dominosim as ds
+        >>> p = ds.Weighted(ds.Rules.preset("block", players=2), {"pips": 1})
+        >>> with tempfile.TemporaryDirectory() as d:
+        ...     q = ds.load_player(p.save(f"{d}/p.npz"))
+        >>> q.weights.equals(p.weights), q.rules == p.rules
+        (True, True)
+        """
+        path = Path(path)
+        if path.suffix != ".npz":
+            raise ValueError(f"The value for `path` must end in '.npz', but {str(path)!r} was "
+                             "passed.")
+        meta = self._document()
+        meta["digest"] = _digest(self.vector, meta)
+        buffer = io.BytesIO()
+        np.savez(buffer, weights=self.vector, features=np.array(FEATURE_NAMES),
+                 metadata=np.array(json.dumps(meta, sort_keys=True, indent=1)))
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(buffer.getvalue())
+        return path
+
+
+def _digest(vector: np.ndarray, meta: Mapping[str, Any]) -> str:
+    body = json.dumps({k: v for k, v in meta.items() if k != "digest"}, sort_keys=True)
+    return hashlib.sha256(np.ascontiguousarray(vector, dtype="<f8").tobytes()
+                          + body.encode()).hexdigest()
+
+
+def load_player(path: str | Path) -> Weighted:
+    """Read a player written by :meth:`Weighted.save`.
+
+    Refuses, in one line, a file that is not a player, one of another feature version
+    (:data:`~dominosim.strategies.features.FEATURES_VERSION`) and one whose digest does not match
+    its contents.
+
+    Examples
+    --------
+    >>> import dominosim as ds
+    >>> ds.load_player("no/such/player.npz")
+    Traceback (most recent call last):
+    ...
+    ValueError: The value for `path` must be a player file written by Weighted.save, but 'no/such/player.npz' does not exist.
+    """
+    path = Path(path)
+    if not path.is_file():
+        raise ValueError(f"The value for `path` must be a player file written by Weighted.save, "
+                         f"but {str(path)!r} does not exist.")
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            vector = np.asarray(data["weights"], dtype=np.float64)
+            names = [str(n) for n in data["features"]]
+            meta = json.loads(str(data["metadata"]))
+    except (OSError, KeyError, ValueError) as error:
+        raise ValueError(f"The value for `path` must be a player file written by Weighted.save, "
+                         f"but {str(path)!r} cannot be read as one ({error}).") from None
+    if meta.get("kind") != "weighted":
+        raise ValueError(f"The player file {str(path)!r} holds a player of kind "
+                         f"{meta.get('kind')!r}, but this dominosim plays only kind 'weighted'.")
+    version = meta.get("features_version")
+    if version != FEATURES_VERSION or names != list(FEATURE_NAMES):
+        raise ValueError(f"The player file {str(path)!r} has features of version {version!r}, "
+                         f"but this dominosim computes version {FEATURES_VERSION}: fit it again.")
+    if meta.get("digest") != _digest(vector, meta):
+        raise ValueError(f"The player file {str(path)!r} does not match its digest: it was "
+                         "changed after it was saved.")
+    return Weighted(Rules(**meta["rules"]), dict(zip(names, vector.tolist(), strict=True)),
+                    name=meta.get("name", path.stem), metadata=meta)
+
+
+def nearest_tuned(rules: Rules) -> str:
+    """Which shipped ``tuned`` player plays ``rules``: ``"draw"`` for a game that draws,
+    ``"block"`` otherwise.
+
+    >>> nearest_tuned(Rules.preset("draw", players=4)), nearest_tuned(Rules.preset("block"))
+    ('draw', 'block')
+    """
+    return "draw" if rules.can_draw else "block"
+
+
+@cache
+def shipped(which: str) -> Weighted:
+    """The shipped ``tuned`` player ``which`` (``"block"`` or ``"draw"``)."""
+    return load_player(TUNED_FILES[which])
+
+
+def tuned_player(rules: Rules) -> Weighted:
+    """The shipped weighted player that the built-in ``"tuned"`` plays ``rules`` with (fitted for
+    the nearer of its two games, :func:`nearest_tuned`).
+
+    >>> import dominosim as ds
+    >>> p = ds.tuned_player(ds.Rules.preset("draw", players=3))
+    >>> p.rules == TUNED_RULES["draw"], list(p.weights.index[:2])
+    (True, ['pips', 'double'])
+    """
+    return shipped(nearest_tuned(rules))
+
+
+class Tuned:
+    """The built-in ``"tuned"``: plays any rules with the shipped weighted player fitted for the
+    nearer of its two games (:func:`nearest_tuned`).
+    """
+
+    name = "tuned"
+    kind = "player"
+
+    def weights_for(self, rules: Rules) -> np.ndarray:
+        """The weights of the shipped player for ``rules``."""
+        return shipped(nearest_tuned(rules)).vector
+
+    def choose(self, view: SeatView, moves: Sequence[Move], rng: Stream) -> Move:
+        """The best move by the shipped weights for the view's rules."""
+        return best_move(self.weights_for(view.rules), view, moves)
+
+
+def player_of(entry: Any) -> Weighted | Tuned | None:
+    """The weighted player a line-up entry names (``"tuned"``, ``"file:path.npz"``, a
+    :class:`Weighted` or :class:`Tuned`), or None for any other entry.
+    """
+    if isinstance(entry, (Weighted, Tuned)):
+        return entry
+    if entry == "tuned":
+        return Tuned()
+    if isinstance(entry, str) and entry.startswith(FILE_PREFIX):
+        return load_named(entry)
+    return None
+
+
+def load_named(entry: str) -> Weighted:
+    """The player a line-up entry ``"file:path.npz"`` names, named as the entry is written."""
+    player = load_player(entry[len(FILE_PREFIX):])
+    player.name = entry
+    return player
