@@ -126,7 +126,6 @@ class _Worlds:
         for ss in self.pool:
             ss.stack.ctl[C_CAP] = max_nodes
         from ..fast.search.infer import set_models
-        from ..strategies.search import INFER_CANDIDATES
 
         if models is None:
             models = np.full(rules.players, -1, dtype=np.int64)
@@ -216,7 +215,8 @@ class _Worlds:
 
 def _taken(out: Any, budget: int, n: int, unit: int) -> tuple[np.ndarray, np.ndarray]:
     """``(win, points)`` by world and move from ``epimc``'s lines: each information set takes the
-    move of best total over its worlds."""
+    move of best total over its worlds.
+    """
     taken = np.zeros((budget, n))
     for m in range(n):
         sets: dict[int, list[int]] = {}
@@ -379,10 +379,11 @@ def analyze(position: Position, seat: int | None = None, *, method: str = "pimc"
         finally:
             worlds.release()
         return _frame(moves, wins, points, _separated(wins) if budget > 1 else False)
-    if method == "pimc":
+    if worlds is not None:
+        pimc_worlds = worlds
 
         def more(k: int, batch: int) -> tuple[np.ndarray, np.ndarray]:
-            return worlds.values(k, k + batch)
+            return pimc_worlds.values(k, k + batch)
     else:
         sampler = DealSampler(view_of(state, seat))
         rng = Stream(mix64(seed))
