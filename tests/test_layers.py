@@ -33,7 +33,7 @@ LAYERS = {
     # the compiled searches (the solver is one: the ``pimc`` strategy solves sampled worlds with it)
     "dominosim.fast.search": 3,
     # 4. strategies: a seat's view, the styles, the searches, plug-ins
-    "dominosim.strategies": 4, "dominosim.fast.hand.styles": 4, "dominosim.fast.hand.plugin": 4,
+    "dominosim.strategies": 4, "dominosim.fast.hand.plugin": 4,
     # the decision features and the weighted player, compiled (read by the hand kernel)
     "dominosim.fast.players": 4,
     # 5. what plays hands: the hand loops of both engines and the simulation driver
@@ -131,7 +131,7 @@ def test_every_module_has_a_layer():
 def test_no_two_modules_share_a_name_but_the_compiled_twins():
     """A module's name tells which file to open: only the compiled engine's twin of a Python
     module (``fast/core/rng.py``, ``fast/search/search.py``, ``fast/search/solve.py``,
-    ``fast/hand/styles.py``, ``fast/players/features.py``, ``fast/players/weighted.py``) shares
+    ``fast/core/styles.py``, ``fast/players/features.py``, ``fast/players/weighted.py``) shares
     its name."""
     by_name: dict[str, list[str]] = {}
     for name, path in MODULES.items():
@@ -142,7 +142,7 @@ def test_no_two_modules_share_a_name_but_the_compiled_twins():
         stem: sorted([f"dominosim.fast.{sub}.{stem}", twin]) for sub, stem, twin in (
             ("core", "rng", "dominosim.rng"), ("search", "search", "dominosim.strategies.search"),
             ("search", "solve", "dominosim.solver.solve"),
-            ("hand", "styles", "dominosim.strategies.styles"),
+            ("core", "styles", "dominosim.strategies.styles"),
             ("players", "features", "dominosim.strategies.features"),
             ("players", "weighted", "dominosim.strategies.weighted"))}
 

@@ -45,7 +45,7 @@ def _prepared(view):
     rules = view.rules
     ss = fc.make_sampler_scratch(rules.n_tiles, rules.players, max_events(rules),
                                  table_states(rules))
-    pub = np.zeros((max_events(rules), 3), dtype=np.int64)
+    pub = np.zeros((max_events(rules), fb.PUB_COLS), dtype=np.int64)
     board, n_pub = position_board(view, pub)
     rp = rule_params(rules)
     status = fc.prepare(rp, view.seat, pub, n_pub, board.hands, board.counts,
@@ -151,7 +151,7 @@ def test_compiled_sampler_refuses_a_table_over_its_limit():
     state = GameState.from_deal(rules, hands, [tile_of(i) for i in range(20, 28)])
     state.open_with_highest_double()
     view = view_of(state, 0)  # three other hands of up to 5 tiles: more than 10 states
-    pub = np.zeros((max_events(rules), 3), dtype=np.int64)
+    pub = np.zeros((max_events(rules), fb.PUB_COLS), dtype=np.int64)
     board, n_pub = position_board(view, pub)
     for limit, ok in ((10, False), (table_states(rules), True)):
         ss = fc.make_sampler_scratch(rules.n_tiles, 4, max_events(rules), limit)

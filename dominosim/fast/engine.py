@@ -93,15 +93,15 @@ class Run:
     names: tuple[str, ...]
 
 
-def _code(s: Any) -> tuple[int, int, int]:
-    """``(code, budget, plug-in address)`` of one seat's strategy."""
+def _code(s: Any) -> tuple[int, int, int, int]:
+    """``(code, budget, plug-in address, inference candidates)`` of one seat's strategy."""
     if isinstance(s, CompiledStrategy):
-        return PLUGIN, 0, s.address
+        return PLUGIN, 0, s.address, 0
     if player_of(s) is not None:
-        return S_WEIGHTED, 0, 0
+        return S_WEIGHTED, 0, 0, 0
     search = resolve_search(s)
     if search is not None:
-        return STRATEGY_CODES[search.builtin].code, search.budget, 0
+        return STRATEGY_CODES[search.builtin].code, search.budget, 0, search.infer
     if not isinstance(s, str) or s not in STRATEGY_CODES:
         names = ", ".join(map(repr, STRATEGY_CODES))
         raise ValueError(
@@ -109,7 +109,7 @@ def _code(s: Any) -> tuple[int, int, int]:
             f"a budget as 'mc:200') or compiled "
             f"strategies (ds.compiled_strategy) with engine='fast', but {s!r} was passed; "
             f"run Python strategies with engine='reference'.")
-    return STRATEGY_CODES[s].code, 0, 0
+    return STRATEGY_CODES[s].code, 0, 0, 0
 
 
 def prepare(rules: Rules, strategies: Any, *, events: bool = False) -> Run:
@@ -117,14 +117,14 @@ def prepare(rules: Rules, strategies: Any, *, events: bool = False) -> Run:
     raises ``ValueError`` for anything the compiled engine cannot play (a Python strategy needs
     ``engine='reference'``). ``events``: the kernel writes the event log (replays)."""
     seats = [player_of(s) or s for s in per_seat(rules, strategies)]
-    codes, budgets, plugins = zip(*(_code(s) for s in seats), strict=True)
+    codes, budgets, plugins, infer = zip(*(_code(s) for s in seats), strict=True)
     weights = None
     if S_WEIGHTED in codes:  # the players' weights, checked against the rules they were fitted for
         weights = np.zeros((rules.players, N_FEATURES))
         for seat, s in enumerate(seats):
             if codes[seat] == S_WEIGHTED:
                 weights[seat] = s.weights_for(rules)
-    lineup = lineup_arrays(codes, budgets, plugins, weights)
+    lineup = lineup_arrays(codes, budgets, plugins, weights, infer)
     searching = [c for c in seats if resolve_search(c) is not None]
     style_codes = {c.code for c in STRATEGY_CODES.values() if c.kind in ("style", "player")}
     # a plug-in's view and the weighted players' features read the style tables

@@ -37,7 +37,7 @@ from ..rng import Stream, check_seed, mix64
 from .bounds import check_memory, scratch_bytes, stoppable
 from .position import Position
 
-METHODS = ("pimc", "playout")
+METHODS = ("pimc", "playout", "epimc", "best")
 Z95 = 1.959963984540054
 BATCH = 50
 """Worlds between two checks of the stopping rule (per thread under ``pimc``)."""
@@ -90,7 +90,7 @@ class _Worlds:
     _LOCK = threading.Lock()
 
     def __init__(self, state: GameState, seat: int, moves, seed: int, n_jobs: int,
-                 max_nodes: int) -> None:
+                 max_nodes: int, models: np.ndarray | None = None) -> None:
         from ..fast.core.board import PUB_COLS
         from ..fast.core.params import rule_params
         from ..fast.core.shape import Shape
@@ -120,10 +120,17 @@ class _Worlds:
                                                  1, table_states(rules), TABLE_BITS))
         from ..fast.search.solve import C_CAP
         from ..fast.search.worlds import Decision, set_root
+        from ..strategies.search import INFER_CANDIDATES
 
         self.max_nodes = max_nodes
         for ss in self.pool:
             ss.stack.ctl[C_CAP] = max_nodes
+        from ..fast.search.infer import set_models
+
+        if models is None:
+            models = np.full(rules.players, -1, dtype=np.int64)
+        for ss in self.pool:
+            set_models(models, seat, INFER_CANDIDATES, ss.infer)
         self.decision = Decision(seat, self.n, self.moves, self.board, self.pub, self.n_pub)
         # the consistent-deal table, once per thread
         self.status = min(int(set_root(self.rp, self.decision, False, ss, self.seed))
@@ -161,11 +168,69 @@ class _Worlds:
             raise RuntimeError(_error(self.rules, bad[0], self.max_nodes))
         return out[:, 0, :] / 2, out[:, 1, :].astype(float)
 
+    def epimc_values(self, budget: int) -> tuple[np.ndarray, np.ndarray]:
+        """``(win, points)`` of every move in worlds ``0 <= k < budget`` under ``epimc``: in a
+        world where the seat moves again, the value of the move its information set takes (the
+        best total over the set's worlds).
+        """
+        from ..fast.search.epimc import EpimcWorlds, epimc_worlds
+        from ..fast.search.solve import WIN_UNIT
+
+        if self.status < 0:
+            raise RuntimeError(_error(self.rules, self.status, self.max_nodes))
+        n, width = self.n, self.moves.shape[1]
+        out = EpimcWorlds(np.zeros((budget, n), np.int64), np.zeros((budget, n), np.int64),
+                          np.zeros((budget, n, width)), self.moves)
+        cuts = np.linspace(0, budget, len(self.pool) + 1).astype(int)
+        status = [0] * len(self.pool)
+
+        def run(i: int) -> None:
+            a, b = int(cuts[i]), int(cuts[i + 1])
+            if b > a:
+                part = EpimcWorlds(out.keys[a:b], out.counts[a:b], out.values[a:b], self.moves)
+                status[i] = epimc_worlds(self.core, self.rp, self.seat, self.board, self.pool[i],
+                                         self.seed, a, part)
+
+        def run_all() -> None:
+            threads = [threading.Thread(target=run, args=(i,), daemon=True)
+                       for i in range(1, len(self.pool))]
+            for t in threads:
+                t.start()
+            run(0)
+            for t in threads:
+                t.join()
+
+        stoppable(run_all, [ss.stack for ss in self.pool])
+        bad = [s for s in status if s < 0]
+        if bad:
+            raise RuntimeError(_error(self.rules, bad[0], self.max_nodes))
+        return _taken(out, budget, n, WIN_UNIT)
+
     def release(self) -> None:
         """Give the scratches back for the next analysis."""
         with self._LOCK:
             self._idle.setdefault(self.key, []).extend(self.pool)
         self.pool = []
+
+
+def _taken(out: Any, budget: int, n: int, unit: int) -> tuple[np.ndarray, np.ndarray]:
+    """``(win, points)`` by world and move from ``epimc``'s lines: each information set takes the
+    move of best total over its worlds.
+    """
+    taken = np.zeros((budget, n))
+    for m in range(n):
+        sets: dict[int, list[int]] = {}
+        for k in range(budget):
+            if out.counts[k, m] == 0:
+                taken[k, m] = out.values[k, m, 0]
+            else:
+                sets.setdefault(int(out.keys[k, m]), []).append(k)
+        for ks in sets.values():
+            c = int(out.counts[ks[0], m])
+            best = int(np.argmax(out.values[ks, m, :c].sum(axis=0)))
+            taken[ks, m] = out.values[ks, m, best]
+    win = np.floor((taken + unit // 2) / unit)
+    return win / 2, taken - win * unit
 
 
 def _error(rules, status: int, max_nodes: int) -> str:
@@ -195,7 +260,7 @@ def analyze(position: Position, seat: int | None = None, *, method: str = "pimc"
             budget: int = 2000, seed: int = 0, continuation: Any = "random",
             precision: float | None = None, n_jobs: int | None = None,
             progress: bool | None = None, max_nodes: int = DEFAULT_MAX_NODES,
-            max_memory: int | None = DEFAULT_MAX_MEMORY) -> pd.DataFrame:
+            max_memory: int | None = DEFAULT_MAX_MEMORY, inference: Any = None) -> pd.DataFrame:
     """Every legal move of the seat to move, valued from what ``seat`` can see.
 
     Parameters
@@ -205,9 +270,11 @@ def analyze(position: Position, seat: int | None = None, *, method: str = "pimc"
     seat : int, optional
         The seat whose knowledge is used: the seat to move (the default; another seat does not
         know the moves it has).
-    method : {'pimc', 'playout'}
+    method : {'pimc', 'playout', 'epimc', 'best'}
         Value each sampled world by the perfect-information solver, or by one play-out with
-        ``continuation``.
+        ``continuation``, or as the ``epimc`` strategy does (the seat's next decision taken once
+        per information set over all ``budget`` worlds: no early stop); ``'best'``: the method of
+        the ``"best"`` player (``dominosim.strategies.registry.ALIASES``).
     budget : int
         The most samples of the hidden tiles (at least 1).
     seed : int
@@ -229,6 +296,12 @@ def analyze(position: Position, seat: int | None = None, *, method: str = "pimc"
     max_memory : int or None
         The most bytes the analysis's tables may take (a solver's table and a consistent-deal
         table per thread; default 1 GB; None: no limit), checked before it starts.
+    inference : str or list, optional
+        The strategies the other seats are known to play (one name for every seat, or one per
+        seat; ``None`` for a seat not modelled): each world is then drawn weighted by the
+        likelihood of their past plays under those strategies (``random`` and the deterministic
+        styles are modelled; see :mod:`dominosim.fast.search.infer`). Not with
+        ``method='playout'``.
 
     Returns
     -------
@@ -260,7 +333,12 @@ def analyze(position: Position, seat: int | None = None, *, method: str = "pimc"
         raise refuse("position", "a Position (from ds.Position.from_deal or log.position(k))",
                      type(position).__name__)
     if method not in METHODS:
-        raise refuse("method", "one of 'pimc', 'playout'", method)
+        raise refuse("method", "one of 'pimc', 'playout', 'epimc', 'best'", method)
+    if method == "best":
+        from ..strategies.registry import ALIASES
+        from ..strategies.search import SearchStrategy
+
+        method = SearchStrategy.from_name(ALIASES["best"]).kind
     budget = check_limit("budget", budget, 1, MAX_WORLDS)
     check_seed(seed)
     max_nodes = check_limit("max_nodes", max_nodes)
@@ -286,14 +364,26 @@ def analyze(position: Position, seat: int | None = None, *, method: str = "pimc"
                      "moves", seat)
     state = position.state
     moves = position.legal_moves()
+    models = _models(position.rules, inference)
+    if models is not None and method == "playout":
+        raise refuse("inference", "None with method='playout'", inference)
     worlds = None
-    if method == "pimc":
+    if method in ("pimc", "epimc"):
         check_memory("max_memory", jobs * scratch_bytes(position.rules, TABLE_BITS), max_memory,
                      f"an analysis on {jobs} threads (n_jobs)")
-        worlds = _Worlds(state, int(seat), moves, seed, jobs, max_nodes)
+        worlds = _Worlds(state, int(seat), moves, seed, jobs, max_nodes, models)
+    if method == "epimc":
+        assert worlds is not None
+        try:
+            wins, points = worlds.epimc_values(budget)
+        finally:
+            worlds.release()
+        return _frame(moves, wins, points, _separated(wins) if budget > 1 else False)
+    if worlds is not None:
+        pimc_worlds = worlds
 
         def more(k: int, batch: int) -> tuple[np.ndarray, np.ndarray]:
-            return worlds.values(k, k + batch)
+            return pimc_worlds.values(k, k + batch)
     else:
         sampler = DealSampler(view_of(state, seat))
         rng = Stream(mix64(seed))
@@ -337,6 +427,22 @@ def _sample(more, budget: int, batch: int, n_moves: int, precision: float | None
                         (precision is not None and _precise(wins, precision)):
                     break
     return wins, points, separated
+
+
+def _models(rules: Any, inference: Any) -> np.ndarray | None:
+    """The model codes of an analysis's ``inference`` (one per seat), or None."""
+    from ..strategies.registry import STRATEGY_CODES
+    from ..strategies.search import model_code
+
+    if inference is None:
+        return None
+    seats = [inference] * rules.players if isinstance(inference, str) else list(inference) \
+        if isinstance(inference, (list, tuple)) and len(inference) == rules.players else None
+    if seats is None or any(s is not None and (not isinstance(s, str) or s not in STRATEGY_CODES
+                                               or model_code(s) < 0) for s in seats):
+        raise refuse("inference", f"None, a strategy name or one per seat ({rules.players}: None, "
+                     "'random' or a deterministic style such as 'bully')", inference)
+    return np.array([-1 if s is None else model_code(s) for s in seats], dtype=np.int64)
 
 
 def _interval(values: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

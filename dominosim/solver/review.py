@@ -58,9 +58,9 @@ def decisions(log: HandLog, seat: int) -> list[int]:
     return found
 
 
-def review(log: HandLog, seat: int, *, method: str = "pimc", budget: int = 500, seed: int = 0,
+def review(log: HandLog, seat: int, *, method: str = "best", budget: int = 500, seed: int = 0,
            progress: bool | None = None, max_nodes: int = DEFAULT_MAX_NODES,
-           max_memory: int | None = DEFAULT_MAX_MEMORY) -> pd.DataFrame:
+           max_memory: int | None = DEFAULT_MAX_MEMORY, inference: Any = None) -> pd.DataFrame:
     """Each decision of ``seat`` in a played hand, with the best move by analysis and the value
     lost.
 
@@ -79,8 +79,9 @@ def review(log: HandLog, seat: int, *, method: str = "pimc", budget: int = 500, 
         game), and then the perfect-information columns are NaN.
     seat : int
         The seat reviewed.
-    method : {'pimc', 'playout'}
-        The analysis (:func:`dominosim.analyze`).
+    method : {'best', 'pimc', 'playout', 'epimc'}
+        The analysis (:func:`dominosim.analyze`); ``'best'``, the default, is the method of the
+        strongest player measured (the ``"best"`` strategy).
     budget : int
         The most samples of the hidden tiles per decision; the analysis stops earlier when the
         best move's interval separates from the others'.
@@ -96,6 +97,9 @@ def review(log: HandLog, seat: int, *, method: str = "pimc", budget: int = 500, 
     max_memory : int or None
         Of the analysis and of the solver (:func:`dominosim.analyze`, :func:`dominosim.solve`),
         checked before each starts.
+    inference : str or list, optional
+        The strategies the other seats played, when known (:func:`dominosim.analyze`): the
+        analysis then weights its worlds by how likely their plays were.
 
     Returns
     -------
@@ -145,7 +149,8 @@ def review(log: HandLog, seat: int, *, method: str = "pimc", budget: int = 500, 
     with bar(total=len(found), desc=f"review of seat {seat}", unit="decision", show=show,
              unit_scale=False) as progress_bar:
         for number, k in enumerate(found, start=1):
-            options = dict(method=method, budget=budget, seed=(seed + k) % (1 << 63), **limits)
+            options = dict(method=method, budget=budget, seed=(seed + k) % (1 << 63), **limits,
+                           inference=inference)
             rows.append(_decision(log, seat, number, k, hidden, analyze, solve, options))
             progress_bar.update(1)
     table = pd.DataFrame(rows, columns=list(COLUMNS))

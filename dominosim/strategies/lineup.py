@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..rules import Rules
-from .registry import NAMES, PLAYERS, SEARCHES, STYLES
+from .registry import ALIASES, NAMES, PLAYERS, SEARCHES, STYLES
 from .search import SearchStrategy
 from .styles import (
     AccompaniedStrategy,
@@ -66,13 +66,15 @@ def resolve(strategy: Any) -> Strategy:
     >>> resolve("rnadom")
     Traceback (most recent call last):
     ...
-    ValueError: The value for `strategies` must be a built-in name (one of 'random', 'bully', 'doubles', 'accompanied', 'stitcher', 'counter', 'partner', 'mc', 'ismcts', 'mc_omniscient', 'ismcts_omniscient', 'pimc', 'tuned'; a search with a budget as 'mc:200'; a saved player as 'file:player.npz'), an object with a choose(view, moves, rng) method, or a function, but 'rnadom' was passed.
+    ValueError: The value for `strategies` must be a built-in name (one of 'random', 'bully', 'doubles', 'accompanied', 'stitcher', 'counter', 'partner', 'mc', 'ismcts', 'mc_omniscient', 'ismcts_omniscient', 'pimc', 'tuned', 'epimc'; a search with a budget as 'mc:200'; a saved player as 'file:player.npz'), an object with a choose(view, moves, rng) method, or a function, but 'rnadom' was passed.
     """
     if isinstance(strategy, str) and strategy in BUILTINS:
         return BUILTINS[strategy]()
     if isinstance(strategy, str) and strategy.startswith(FILE_PREFIX):
         return load_named(strategy)
-    if isinstance(strategy, str) and ":" in strategy:
+    if isinstance(strategy, str) and strategy in ALIASES:  # "best": a search with its budget
+        return SearchStrategy.from_name(ALIASES[strategy])
+    if isinstance(strategy, str) and (":" in strategy or "+" in strategy):
         return SearchStrategy.from_name(strategy)
     if hasattr(strategy, "choose") and callable(strategy.choose):
         return strategy
@@ -98,10 +100,11 @@ def per_seat(rules: Rules, strategies: Any) -> list[Any]:
 
 def resolve_lineup(rules: Rules, strategies: Any) -> list[Strategy]:
     """One strategy object per seat (see :func:`per_seat`); a weighted player fitted for other
-    rules is refused.
+    rules is refused; a search with inference (``+infer``) knows the line-up (it is public in a
+    simulation) and models the seats it can.
     """
     lineup = [resolve(s) for s in per_seat(rules, strategies)]
     for strategy in lineup:
         if hasattr(strategy, "weights_for"):
             strategy.weights_for(rules)
-    return lineup
+    return [s.bound(lineup) if isinstance(s, SearchStrategy) else s for s in lineup]

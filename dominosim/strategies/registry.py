@@ -10,11 +10,13 @@ Examples
 >>> STRATEGY_CODES["ismcts"].kind, STRATEGY_CODES["ismcts"].code
 ('search', 8)
 >>> SEARCHES
-('mc', 'ismcts', 'mc_omniscient', 'ismcts_omniscient', 'pimc')
+('mc', 'ismcts', 'mc_omniscient', 'ismcts_omniscient', 'pimc', 'epimc')
 >>> kind_of("bully")
 'style'
->>> [METHODS[STRATEGY_CODES[n].method] for n in ("mc_omniscient", "ismcts", "pimc")]
-['mc', 'ismcts', 'pimc']
+>>> [METHODS[STRATEGY_CODES[n].method] for n in ("mc_omniscient", "ismcts", "pimc", "epimc")]
+['mc', 'ismcts', 'pimc', 'epimc']
+>>> ALIASES["best"]
+'pimc:50+infer'
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ KINDS = ("random", "style", "search", "player")
 player (a weighted sum of the decision features, :mod:`dominosim.strategies.weighted`)."""
 
 
-METHODS = ("mc", "ismcts", "pimc")
+METHODS = ("mc", "ismcts", "pimc", "epimc")
 """The search methods, numbered by their place here (the compiled search dispatches on it)."""
 
 
@@ -38,14 +40,16 @@ class StrategyCode(NamedTuple):
     searches: bool = False
     tree: bool = False  # the search keeps a tree (ismcts)
     omniscient: bool = False
-    solves: bool = False  # the search solves sampled worlds (pimc)
+    solves: bool = False  # the search solves sampled worlds (pimc, epimc)
+    postpones: bool = False  # the solve is postponed past the seat's next decision (epimc)
 
     @property
     def method(self) -> int:
         """The search's number in :data:`METHODS` (-1 for a strategy that does not search)."""
         if not self.searches:
             return -1
-        return METHODS.index("ismcts" if self.tree else "pimc" if self.solves else "mc")
+        return METHODS.index("ismcts" if self.tree else "epimc" if self.postpones else
+                             "pimc" if self.solves else "mc")
 
 
 STRATEGY_CODES = {
@@ -64,8 +68,13 @@ STRATEGY_CODES = {
     # every weighted player (this built-in, a ds.Weighted, a "file:" player) plays code 12, its
     # weights travelling in the line-up
     "tuned": StrategyCode(12, "player"),
+    "epimc": StrategyCode(13, "search", searches=True, solves=True, postpones=True),
 }
 """Every built-in strategy by name, in the order of its compiled code (the kernels dispatch on it)."""
+
+ALIASES = {"best": "pimc:50+infer"}
+"""Plain names for a search with its budget: ``"best"`` is the strongest player measured
+(``benchmarks/README.md``, issue 23), the default of :func:`dominosim.review`."""
 
 NAMES = tuple(STRATEGY_CODES)
 """Every built-in name, in code order."""
@@ -87,7 +96,7 @@ def kind_of(name: str) -> str:
     >>> kind_of("bulli")
     Traceback (most recent call last):
     ...
-    ValueError: The value for `name` must be a built-in strategy name (one of 'random', 'bully', 'doubles', 'accompanied', 'stitcher', 'counter', 'partner', 'mc', 'ismcts', 'mc_omniscient', 'ismcts_omniscient', 'pimc', 'tuned'), but 'bulli' was passed.
+    ValueError: The value for `name` must be a built-in strategy name (one of 'random', 'bully', 'doubles', 'accompanied', 'stitcher', 'counter', 'partner', 'mc', 'ismcts', 'mc_omniscient', 'ismcts_omniscient', 'pimc', 'tuned', 'epimc'), but 'bulli' was passed.
     """
     if name not in STRATEGY_CODES:
         names = ", ".join(map(repr, NAMES))

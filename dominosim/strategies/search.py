@@ -33,6 +33,7 @@ True
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Sequence
 from typing import Any
 
@@ -49,12 +50,20 @@ from .view import SeatView
 
 KINDS = {name: number for number, name in enumerate(METHODS)}
 """The search methods by name, as the registry numbers them (:data:`~.registry.METHODS`)."""
-DEFAULT_BUDGET = {"mc": 100, "ismcts": 1000, "pimc": 50}
-MAX_BUDGET = {"mc": 100_000, "ismcts": 1_000_000, "pimc": 100_000}
+DEFAULT_BUDGET = {"mc": 100, "ismcts": 1000, "pimc": 50, "epimc": 10}
+MAX_BUDGET = {"mc": 100_000, "ismcts": 1_000_000, "pimc": 100_000, "epimc": 1000}
 """The largest budgets: 100,000 playouts per legal move (about half a second a decision),
 1,000,000 iterations (a tree of about 150 MB per thread, seconds a decision) and 100,000 solved
-worlds (minutes a decision early in a hand)."""
-BUDGET_NAMES = {"mc": "playouts", "ismcts": "iterations", "pimc": "samples"}
+worlds (minutes a decision early in a hand), 1,000 ``epimc`` worlds (each solved once per reply
+and next move)."""
+BUDGET_NAMES = {"mc": "playouts", "ismcts": "iterations", "pimc": "samples", "epimc": "samples"}
+SET_MOVES = 2 * 136
+"""``epimc`` keeps, per sampled world, one information set of at most this many moves (twice the
+tiles of the largest set)."""
+INFER_CANDIDATES = 16
+"""Candidate worlds per world kept by ``+infer`` (sampling-importance-resampling,
+:mod:`dominosim.fast.search.infer`); ``+infer:C`` sets another number."""
+MAX_CANDIDATES = 1024
 TABLE_BITS = 18
 """``pimc``'s transposition table holds ``2**18`` positions per thread (6.5 MB)."""
 TABLE_STATES = 1 << 20
@@ -72,17 +81,24 @@ class SearchStrategy:
 
     Parameters
     ----------
-    kind : {'mc', 'ismcts', 'pimc'}
+    kind : {'mc', 'ismcts', 'pimc', 'epimc'}
     budget : int, optional
-        Playouts per legal move (``mc``), iterations (``ismcts``) or sampled worlds (``pimc``).
+        Playouts per legal move (``mc``), iterations (``ismcts``) or sampled worlds (``pimc``,
+        ``epimc``).
     omniscient : bool
-        See the true hidden hands (value-of-information experiments only; not ``pimc``).
+        See the true hidden hands (value-of-information experiments only; not ``pimc`` or
+        ``epimc``).
+    infer : int
+        Inference (``+infer``): each world is kept from ``infer`` candidates weighted by the
+        likelihood of the other seats' past plays under their known strategies (the line-up's
+        ``random`` and style seats; a search or a Python strategy is not modelled). 0: off.
     """
 
-    def __init__(self, kind: str, budget: int | None = None, omniscient: bool = False) -> None:
+    def __init__(self, kind: str, budget: int | None = None, omniscient: bool = False,
+                 infer: int = 0) -> None:
         if not isinstance(kind, str) or kind not in KINDS:
-            raise ValueError(f"The value for `kind` must be one of 'mc', 'ismcts', 'pimc', but "
-                             f"{kind!r} was passed.")
+            raise ValueError(f"The value for `kind` must be one of 'mc', 'ismcts', 'pimc', 'epimc', "
+                             f"but {kind!r} was passed.")
         if budget is None:
             budget = DEFAULT_BUDGET[kind]
         if isinstance(budget, bool) or not isinstance(budget, (int, np.integer)) or \
@@ -91,39 +107,71 @@ class SearchStrategy:
             raise ValueError(f"The value for `{what}` must be an integer from 1 to "
                              f"{MAX_BUDGET[kind]:,} (the cap dominosim.strategies.search.MAX_BUDGET"
                              f"[{kind!r}]), but {budget!r} was passed.")
-        if not isinstance(omniscient, bool) or (omniscient and kind == "pimc"):
-            allowed = "False for 'pimc' (it solves sampled worlds)" if kind == "pimc" else \
+        solves = kind in ("pimc", "epimc")
+        if not isinstance(omniscient, bool) or (omniscient and solves):
+            allowed = f"False for {kind!r} (it solves sampled worlds)" if solves else \
                 "True or False"
             raise ValueError(f"The value for `omniscient` must be {allowed}, but "
                              f"{omniscient!r} was passed.")
+        if isinstance(infer, bool) or not isinstance(infer, (int, np.integer)) or \
+                not 0 <= infer <= MAX_CANDIDATES or (infer and omniscient):
+            raise ValueError(f"The value for `infer` must be an integer from 0 to {MAX_CANDIDATES} "
+                             "(candidate worlds per world; 0 for an omniscient search), but "
+                             f"{infer!r} was passed.")
         self.kind, self.budget, self.omniscient = kind, int(budget), omniscient
+        self.infer = int(infer)
         self.builtin = f"{kind}_omniscient" if omniscient else kind
-        self.name = f"{self.builtin}:{self.budget}"
+        self.name = f"{self.builtin}:{self.budget}" + infer_suffix(self.infer)
+        self.models: tuple[int, ...] = ()
         self._scratch: dict[Rules, tuple] = {}
+
+    def bound(self, lineup: Sequence[Any]) -> SearchStrategy:
+        """The search with its models of the other seats read from the ``lineup`` (strategy
+        objects or names, one per seat): a copy, or itself when it does not infer.
+        """
+        if not self.infer:
+            return self
+        bound = copy.copy(self)
+        bound.models = tuple(model_code(s) for s in lineup)
+        bound._scratch = {}
+        return bound
 
     @classmethod
     def from_name(cls, spec: str) -> SearchStrategy:
-        """``"mc"``, ``"mc:200"``, ``"ismcts_omniscient:500"`` and so on."""
-        name, _, budget = spec.partition(":")
+        """``"mc"``, ``"mc:200"``, ``"ismcts_omniscient:500"``, ``"pimc:50+infer"``,
+        ``"ismcts+infer:32"`` and so on.
+        """
+        head, plus, suffix = spec.partition("+")
+        name, _, budget = head.partition(":")
         omniscient = name.endswith("_omniscient")
         kind = name.removesuffix("_omniscient")
-        if kind not in KINDS or (budget and not (budget.isascii() and budget.isdigit())) or \
-                (omniscient and kind == "pimc"):
+        what, _, candidates = suffix.partition(":")
+        if kind not in KINDS or not _digits(budget) or \
+                (omniscient and kind in ("pimc", "epimc")) or \
+                (plus and (what != "infer" or omniscient or not _digits(candidates))):
             raise ValueError(
                 "The value for `strategies` must name a search strategy as 'mc', 'ismcts', "
-                "'mc_omniscient', 'ismcts_omniscient' or 'pimc', optionally with ':<budget>' (a "
-                f"positive integer), but {spec!r} was passed.")
-        return cls(kind, int(budget) if budget else None, omniscient)
+                "'mc_omniscient', 'ismcts_omniscient', 'pimc' or 'epimc', optionally with "
+                "':<budget>' (a positive integer) and, but for the omniscient ones, '+infer' or "
+                f"'+infer:<candidates>', but {spec!r} was passed.")
+        infer = (int(candidates) if candidates else INFER_CANDIDATES) if plus else 0
+        return cls(kind, int(budget) if budget else None, omniscient, infer)
 
     @property
     def nodes(self) -> int:
-        """The size of the search tree (``ismcts``; 1 otherwise)."""
+        """The size of the search tree (``ismcts``), of the information sets' arrays (``epimc``);
+        1 otherwise.
+        """
+        if self.kind == "epimc":
+            return self.budget * SET_MOVES
         return self.budget + 1 if self.kind == "ismcts" else 1
 
     @property
     def table_bits(self) -> int:
-        """The solver's transposition table size as a power of two (``pimc``; 0: no solver)."""
-        return TABLE_BITS if self.kind == "pimc" else 0
+        """The solver's transposition table size as a power of two (``pimc``, ``epimc``; 0: no
+        solver).
+        """
+        return TABLE_BITS if self.kind in ("pimc", "epimc") else 0
 
     def __repr__(self) -> str:
         """The strategy's name, as a line-up writes it."""
@@ -155,6 +203,10 @@ class SearchStrategy:
         move_arr = np.zeros((2, 2 * rules.n_tiles), dtype=np.int64)
         move_arr[0, :n] = [tile_id(m.tile) for m in moves]
         move_arr[1, :n] = [m.suit for m in moves]
+        from ..fast.search.infer import set_models
+
+        models = np.array(self.models or [-1] * rules.players, dtype=np.int64)
+        set_models(models, view.seat, self.infer, ss.infer)
         state = np.array([rng._state], dtype=np.uint64)
         budget = Budget(KINDS[self.kind], self.omniscient, self.budget)
         decision = Decision(view.seat, n, move_arr, board, pub, n_pub)
@@ -255,6 +307,20 @@ def PIMC(samples: int = 50) -> SearchStrategy:
     return SearchStrategy("pimc", samples)
 
 
+def EPIMC(samples: int = 10, infer: int = 0) -> SearchStrategy:
+    """Extended perfect-information Monte Carlo with ``samples`` sampled worlds per decision: as
+    :func:`PIMC`, but the seat's next decision is taken once per information set over the worlds
+    (the other seats' replies solved world by world) before the perfect-information leaves
+    (:mod:`dominosim.fast.search.epimc`); ``infer`` as in :class:`SearchStrategy`.
+
+    Examples
+    --------
+    >>> EPIMC(samples=8, infer=16).name
+    'epimc:8+infer'
+    """
+    return SearchStrategy("epimc", samples, infer=infer)
+
+
 def public_log(view: SeatView, out: np.ndarray) -> int:
     """Write ``view``'s public history as the compiled sampler's log (see
     :mod:`dominosim.fast.search.consistent`) into ``out``; return its length. A draw records the suits
@@ -265,11 +331,11 @@ def public_log(view: SeatView, out: np.ndarray) -> int:
     n = 0
     for ev, ends in layouts_before(view.rules, view.history):
         if ev.kind == "play":
-            out[n] = PUB_PLAY, ev.seat, tile_id(ev.move.tile)
+            out[n] = PUB_PLAY, ev.seat, tile_id(ev.move.tile), ev.suit
         elif ev.kind == "draw":
-            out[n] = PUB_DRAW, ev.seat, _suit_mask(playable_suits(view.rules, ends))
+            out[n] = PUB_DRAW, ev.seat, _suit_mask(playable_suits(view.rules, ends)), -1
         elif ev.kind == "knock":
-            out[n] = PUB_KNOCK, ev.seat, _suit_mask(ev.suits)
+            out[n] = PUB_KNOCK, ev.seat, _suit_mask(ev.suits), -1
         else:
             continue
         n += 1
@@ -281,9 +347,43 @@ def _suit_mask(suits: Any) -> int:
 
 
 def resolve_search(spec: Any) -> SearchStrategy | None:
-    """A :class:`SearchStrategy` from a name like ``"mc:200"`` or an instance; None otherwise."""
+    """A :class:`SearchStrategy` from a name like ``"mc:200"`` or ``"pimc:50+infer"`` or an
+    instance; None otherwise.
+    """
+    from .registry import ALIASES
+
     if isinstance(spec, SearchStrategy):
         return spec
-    if isinstance(spec, str) and spec.partition(":")[0].removesuffix("_omniscient") in KINDS:
+    if isinstance(spec, str) and spec in ALIASES:
+        return SearchStrategy.from_name(ALIASES[spec])
+    if isinstance(spec, str) and \
+            spec.partition("+")[0].partition(":")[0].removesuffix("_omniscient") in KINDS:
         return SearchStrategy.from_name(spec)
     return None
+
+
+def infer_suffix(candidates: int) -> str:
+    """The suffix of a search's name for its inference: ``""`` (off), ``"+infer"`` (the default
+    number of candidates) or ``"+infer:C"``.
+    """
+    if not candidates:
+        return ""
+    return "+infer" if candidates == INFER_CANDIDATES else f"+infer:{candidates}"
+
+
+def model_code(strategy: Any) -> int:
+    """The model inference keeps of a seat playing ``strategy`` (a name or a strategy object):
+    the compiled code of ``random`` or of a deterministic style, or -1 (not modelled).
+    """
+    from .registry import STRATEGY_CODES
+
+    name = strategy if isinstance(strategy, str) else getattr(strategy, "name", None)
+    code = STRATEGY_CODES.get(name) if isinstance(name, str) else None
+    if code is None or code.kind not in ("random", "style"):
+        return -1
+    return code.code
+
+
+def _digits(text: str) -> bool:
+    """Empty, or a decimal number."""
+    return not text or (text.isascii() and text.isdigit())

@@ -7,7 +7,8 @@ only where a shape needs them), :mod:`.bits` (bit intrinsics), :mod:`.rng` (the 
 compile-time facts that pick a kernel), :mod:`.params` (the rules and the line-up as named tuples
 of integers), :mod:`.board` (the state as named structures, hands as bit masks, the legal moves)
 and :mod:`.turn` (the rules on a ``Board``: one decider per rule and the one compiled turn that
-the hand kernel, the playouts and the solver share).
+the hand kernel, the playouts and the solver share), and :mod:`.styles` (the deterministic
+built-in strategies: the hand kernel plays them, the search's inference replays them).
 
 May import: numba, numpy, llvmlite and the package's rule layer (``dominosim.rules``,
 ``dominosim.tiles``, ``dominosim.rng``, ``dominosim.strategies.registry``); nothing from

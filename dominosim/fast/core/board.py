@@ -70,10 +70,12 @@ EV_COLS = 7
 the seat lacks."""
 PUB_PLAY, PUB_DRAW, PUB_KNOCK = 0, 1, 2
 """The kinds of public event: a play, a draw, a knock."""
-PUB_KIND, PUB_SEAT, PUB_X = range(3)
-PUB_COLS = 3
-"""Columns of a public log row: the kind, the seat and ``x``: a play's tile, or for a draw or a
-knock the mask of the suits that were playable (the seat held none of their tiles)."""
+PUB_KIND, PUB_SEAT, PUB_X, PUB_SUIT = range(4)
+PUB_COLS = 4
+"""Columns of a public log row: the kind, the seat, ``x``: a play's tile, or for a draw or a
+knock the mask of the suits that were playable (the seat held none of their tiles), and a play's
+suit (the end it went on, as in the event log; -1 otherwise: read by the inference of
+:mod:`dominosim.fast.search.infer`)."""
 
 T_LOW = LOW.astype(np.int64)
 T_HIGH = HIGH.astype(np.int64)

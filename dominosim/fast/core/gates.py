@@ -7,7 +7,7 @@ otherwise it is a no-op, and the real function is never compiled for that kernel
 ``random`` players compiles no style, no plug-in call and no log; a search that does not solve
 compiles no solver). Each gate is one ``@overload`` of a stub taking ``(x, *args)``, so no code is
 generated from strings; the real functions live with their rules (:mod:`dominosim.fast.core.turn`,
-:mod:`~dominosim.fast.hand.styles`, :mod:`~dominosim.fast.hand.kernel`).
+:mod:`~dominosim.fast.core.styles`, :mod:`~dominosim.fast.hand.kernel`).
 """
 
 from __future__ import annotations

@@ -83,18 +83,20 @@ S_WEIGHTED = STRATEGY_CODES["tuned"].code
 """The code of every weighted player (``tuned``, a ``ds.Weighted``, a ``"file:"`` player); its
 weights travel in ``Lineup.weights``."""
 
-Lineup = namedtuple("Lineup", ["codes", "budgets", "plugins", "weights"])
+Lineup = namedtuple("Lineup", ["codes", "budgets", "plugins", "weights", "infer"])
 """By seat (``int64`` arrays): the strategy's code, its search budget (0 when it does not search)
 and the address of the plug-in it plays (0 for none); ``weights``: by seat, a weighted player's
 weights over the decision features (``float64``, seats x features), or None when no seat plays
-one (the weighted player is then not compiled into the kernel)."""
+one (the weighted player is then not compiled into the kernel); ``infer``: by seat, its search's
+inference candidates (0: none, see :mod:`dominosim.fast.search.infer`)."""
 
 
-def lineup_arrays(codes, budgets=None, plugins=None, weights=None) -> Lineup:
-    """A :class:`Lineup` from per-seat sequences (budgets and plug-ins default to zeros, weights
-    to None)."""
+def lineup_arrays(codes, budgets=None, plugins=None, weights=None, infer=None) -> Lineup:
+    """A :class:`Lineup` from per-seat sequences (budgets, plug-ins and inference default to
+    zeros, weights to None)."""
     codes = np.asarray(codes, dtype=np.int64)
     zeros = np.zeros(len(codes), dtype=np.int64)
     return Lineup(codes, zeros.copy() if budgets is None else np.asarray(budgets, dtype=np.int64),
                   zeros.copy() if plugins is None else np.asarray(plugins, dtype=np.int64),
-                  None if weights is None else np.ascontiguousarray(weights, dtype=np.float64))
+                  None if weights is None else np.ascontiguousarray(weights, dtype=np.float64),
+                  zeros.copy() if infer is None else np.asarray(infer, dtype=np.int64))

@@ -50,6 +50,7 @@ from .board import (
     PUB_KNOCK,
     PUB_PLAY,
     PUB_SEAT,
+    PUB_SUIT,
     PUB_X,
     SEAT,
     SUIT_MASK,
@@ -294,10 +295,12 @@ def log_play(shape, log, board, seat, tile, suit, index, stitch):
 
 
 @jit_kernel
-def log_public(shape, log, kind, seat, x):
-    """Append an event to the public log that search strategies read."""
+def log_public(shape, log, kind, seat, x, suit):
+    """Append an event to the public log that search strategies read (``suit``: the end a play
+    went on, as in the event log; -1 for a draw or a knock)."""
     n = log.count[N_PUBLIC]
     log.pub[n, PUB_KIND], log.pub[n, PUB_SEAT], log.pub[n, PUB_X] = kind, seat, x
+    log.pub[n, PUB_SUIT] = suit
     log.count[N_PUBLIC] = n + 1
 
 
@@ -322,7 +325,7 @@ def open_with(shape, rp, board, notes, log, seat, tile, double_lead):
     at[OPENING] = tile
     at[OUT] = seat if goes_out(rp, board.counts, seat) else -1
     event_play(shape, log, board, seat, tile, T_LOW[tile] if double_lead else -1, -1, 0)
-    public(shape, log, PUB_PLAY, seat, tile)
+    public(shape, log, PUB_PLAY, seat, tile, T_LOW[tile] if double_lead else -1)
 
 
 @jit_kernel
@@ -350,7 +353,7 @@ def play(shape, rp, board, notes, log, seat, tile, suit):
     if goes_out(rp, board.counts, seat):
         at[OUT] = seat
     event_play(shape, log, board, seat, tile, suit, index, 1 if stitch else 0)
-    public(shape, log, PUB_PLAY, seat, tile)
+    public(shape, log, PUB_PLAY, seat, tile, suit)
 
 
 @jit_kernel
@@ -375,7 +378,7 @@ def draw_for(shape, rp, board, notes, log, seat, psm):
         if shape.styles:
             notes.lacks[seat] = 0  # the drawn tile is unknown: nothing is known of the new hand
         event(shape, log, EV_DRAW, seat, tile, -1)
-        public(shape, log, PUB_DRAW, seat, psm)
+        public(shape, log, PUB_DRAW, seat, psm, -1)
         n = count_moves(shape, board.hands, seat, psm)
     return n
 
@@ -389,7 +392,7 @@ def knock(shape, rp, board, notes, log, seat, psm):
     if shape.styles:
         notes.lacks[seat] |= psm
     event(shape, log, EV_KNOCK, seat, -1, psm)
-    public(shape, log, PUB_KNOCK, seat, psm)
+    public(shape, log, PUB_KNOCK, seat, psm, -1)
 
 
 @jit_helper

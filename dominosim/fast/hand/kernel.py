@@ -1,7 +1,7 @@
 """One hand of dominoes, compiled: deal, open, turn until over, record.
 
 The rules are in :mod:`dominosim.fast.core.turn` (the one compiled turn, shared with the search
-playouts), the deterministic strategies in :mod:`dominosim.fast.hand.styles`, the search strategies in
+playouts), the deterministic strategies in :mod:`dominosim.fast.core.styles`, the search strategies in
 :mod:`dominosim.fast.search.search`. :func:`play_hand` is compiled once per
 :class:`~dominosim.fast.core.shape.Shape`; the search is compiled into it only when ``search`` is not
 None (numba prunes the branch before typing), so a run with no searching seat never compiles it.
@@ -50,8 +50,10 @@ from ..core.jit import jit, jit_helper, jit_kernel
 from ..core.params import OMNISCIENT, PLUGIN, S_RANDOM, S_WEIGHTED, SEARCH_METHOD
 from ..core.rng import below, deal_key, seat_key, shuffle
 from ..core.status import ERR_LOG_FULL, ERR_REDEALS, OK, plugin_fault
+from ..core.styles import best_move, heaviest_lead
 from ..core.turn import advance, leads_any, open_with, partner_of, play, score
 from ..players.weighted import weighted_move
+from ..search.infer import set_models
 from ..search.search import Budget, Decision, decide
 from .plugin import (
     V_BONEYARD,
@@ -65,7 +67,6 @@ from .plugin import (
     V_TILE_COUNTS,
     call_plugin,
 )
-from .styles import best_move, heaviest_lead
 
 # ---------------------------------------------------------------- record columns (int16 row)
 C_OPENER, C_OPEN_DOUBLE, C_OPEN_TILE, C_END, C_WIN, C_POINTS, C_PLAYS, C_KNOCKS = range(8)
@@ -157,7 +158,7 @@ def ask_plugin(shape, rp, lineup, scratch, seat, n):
 
 
 styled_move = gate("styles", best_move)
-""":func:`~dominosim.fast.hand.styles.best_move` in the kernels where a seat plays a style."""
+""":func:`~dominosim.fast.core.styles.best_move` in the kernels where a seat plays a style."""
 plugin_move = gate("plugins", ask_plugin, -1)
 """:func:`ask_plugin` in the kernels where a seat plays a plug-in (-1 elsewhere)."""
 weighted = given(weighted_move)
@@ -171,6 +172,7 @@ def search_move(shape, rp, lineup, seat, n, scratch, search):
     status of the search, negated."""
     code = lineup.codes[seat]
     log = scratch.log
+    set_models(lineup.codes, seat, lineup.infer[seat], search.infer)
     budget = Budget(SEARCH_METHOD[code], OMNISCIENT[code], lineup.budgets[seat])
     decision = Decision(seat, n, scratch.moves, scratch.board, log.pub, log.count[N_PUBLIC])
     return decide(shape.core, rp, budget, decision, search, scratch.rng[seat:seat + 1])

@@ -4,7 +4,8 @@ The model, the slots, the constraints and the places are those of :mod:`dominosi
 its documentation first); this module builds them from a compact *public log* instead of a
 :class:`~dominosim.strategies.SeatView`, and keeps the counts in ``float64``:
 
-* the public log has one row per event, ``(kind, seat, x)``: a play (``x``: the tile), a draw
+* the public log has one row per event, ``(kind, seat, x, suit)``: a play (``x``: the tile;
+  ``suit``, read only by the inference of :mod:`.infer`: the end it went on), a draw
   (``x``: the bit mask of the suits that were playable, so the seat held none of their tiles; the
   drawn tile is never in the log), a knock (``x``: the playable suits it shows the seat lacks);
 * times are doubled so that they are integers: the deal is at -2, the opening-double constraint
@@ -59,8 +60,9 @@ seat, its time, its capacity, and the place it was merged into."""
 CON_SEAT, CON_TIME, CON_SUITS, CON_LIMIT = range(4)
 """Rows of ``cons``: a constraint says a seat held, until a time, no tile of the suits of a mask
 and no double above a limit."""
-ITEM_TILE, ITEM_BY, ITEM_WHEN = range(3)
-"""Rows of ``items``: a hidden tile, the seat that played it (-1: unseen) and when."""
+ITEM_TILE, ITEM_BY, ITEM_WHEN, ITEM_PLACE = range(4)
+"""Rows of ``items``: a hidden tile, the seat that played it (-1: unseen), when, and the place the
+last :func:`draw_deal` put it in (-1: it sleeps; read by the inference of :mod:`.infer`)."""
 PLACE_SEAT, PLACE_CAP, PLACE_REP, PLACE_STRIDE = range(4)
 """Rows of ``places``: slots of a seat that allow the same items, merged: the seat, the capacity,
 a representative slot and the place's stride in the mixed-radix code of a state."""
@@ -87,7 +89,7 @@ def make_sampler_scratch(t, p, n_events, states):
         np.zeros(16, np.int64),  # info
         np.zeros((SLOT_PLACE + 1, slots), np.int64),  # slots
         np.zeros((CON_LIMIT + 1, n_events + p), np.int64),  # constraints
-        np.zeros((ITEM_WHEN + 1, t), np.int64),  # items
+        np.zeros((ITEM_PLACE + 1, t), np.int64),  # items
         np.zeros((t, slots), np.bool_),  # allowed[item, slot]
         np.zeros((PLACE_STRIDE + 1, slots), np.int64),  # places
         np.zeros((t, slots + 1), np.int64),  # options: count, then the places of each item
@@ -466,6 +468,7 @@ def draw_deal(rp, me, hands, ss, out, rng, i_rng):
                 u -= w
             j += 1
         total = weight
+        items[ITEM_PLACE, i] = -1 if chosen == -1 else options[i, OPT_FIRST + chosen]
         if chosen == -1:
             bone[n_bone] = items[ITEM_TILE, i]
             n_bone += 1

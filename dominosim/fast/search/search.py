@@ -1,6 +1,7 @@
 """The search strategies, compiled: determinized Monte Carlo (``mc``) and information-set Monte
 Carlo tree search (``ismcts``), honest or omniscient, and :func:`decide`, the entry point of every
-search, which also dispatches to ``pimc`` (:mod:`dominosim.fast.search.pimc`).
+search, which also dispatches to ``pimc`` (:mod:`dominosim.fast.search.pimc`) and
+``epimc`` (:mod:`dominosim.fast.search.epimc`).
 
 Both engines call :func:`decide` with the same arrays (the compiled kernel from its state, the
 reference engine from a :class:`~dominosim.strategies.SeatView`, see :mod:`dominosim.search`), so
@@ -37,6 +38,7 @@ from ..core.jit import jit_kernel
 from ..core.rng import below, mix64, next64
 from ..core.status import NO_METHOD, OK
 from ..core.turn import advance, play, playable_suits, rule_status, score, side_of
+from .epimc import epimc_move
 from .pimc import pimc_move
 from .worlds import (
     STREAM,
@@ -53,7 +55,7 @@ __all__ = ["Budget", "Decision", "decide", "playout"]
 EXPLORATION = 0.7
 # node fields of the tree
 N_PARENT, N_TILE, N_SUIT, N_SEAT, N_CHILD, N_SIBLING, N_VISITS, N_AVAIL = range(8)
-MC, ISMCTS, PIMC = (METHODS.index(name) for name in ("mc", "ismcts", "pimc"))
+MC, ISMCTS, PIMC, EPIMC = (METHODS.index(name) for name in ("mc", "ismcts", "pimc", "epimc"))
 """The search methods :func:`decide` dispatches on (numbered in the strategy registry)."""
 # ---------------------------------------------------------------- playouts
 @jit_kernel
@@ -219,7 +221,7 @@ def decide(core, rp, budget, dec, ss, seat_rng):
     (:mod:`dominosim.fast.core.status`).
 
     ``budget``: a :class:`~dominosim.fast.search.worlds.Budget` (``method``: :data:`MC`,
-    :data:`ISMCTS` or :data:`PIMC`). ``dec``: a :class:`~dominosim.fast.search.worlds.Decision`;
+    :data:`ISMCTS`, :data:`PIMC` or :data:`EPIMC`). ``dec``: a :class:`~dominosim.fast.search.worlds.Decision`;
     its board's hands are read only at row ``me`` and its boneyard not at all unless
     ``budget.omniscient``. ``ss``: from :func:`make_search_scratch` (with a solver's stack for
     ``pimc``). One number is drawn from ``seat_rng[0]``.
@@ -233,6 +235,8 @@ def decide(core, rp, budget, dec, ss, seat_rng):
         return states
     if budget.method == PIMC:
         return pimc_move(ss.stack, core, rp, budget, dec, ss, seed)
+    if budget.method == EPIMC:
+        return epimc_move(ss.stack, core, rp, budget, dec, ss, seed)
     if budget.method == ISMCTS:
         return ismcts_decide(core, rp, budget, dec, ss, seed)
     if budget.method == MC:

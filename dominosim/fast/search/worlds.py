@@ -38,6 +38,7 @@ from ..core.board import (
 from ..core.jit import jit, jit_kernel
 from ..core.rng import mix64, shuffle
 from .consistent import draw_deal, make_sampler_scratch, prepare
+from .infer import INF_CANDIDATES, copy_public, draw_inferred, make_inference
 
 STREAM = np.uint64(GAMMA)
 """A decision's streams are spaced by the generator's increment: playout ``k`` of ``mc`` and
@@ -56,13 +57,13 @@ tiles, ``moves[1, :n]`` the suits, in canonical order) in the position ``board``
 
 SearchScratch = namedtuple("SearchScratch", ["dealt", "work", "root", "notes", "log", "rng",
                                              "totals", "moves", "tree", "value", "sampler",
-                                             "stack"])
+                                             "infer", "stack"])
 """What a decision works in: ``dealt`` (the determinization: every hand and the boneyard in draw
 order), ``work`` (the position being played out), ``root`` (the decision's scalars), ``notes`` and
 ``log`` (the playouts', which keep nothing), the streams (one per seat, then the sampler's),
 ``totals`` (``mc``: the reward of each move; ``pimc``: each move's total ``win`` value, total
-points and one world's values, one after the other), ``moves``, ``tree`` and ``value`` (``ismcts``), the consistent-deal ``sampler`` and the
-solver's ``stack`` (``pimc``; None when no seat solves, and then the solver is not compiled)."""
+points and one world's values, one after the other), ``moves``, ``tree`` and ``value`` (``ismcts``), the consistent-deal ``sampler``, the
+inference's arrays (``infer``: :class:`~dominosim.fast.search.infer.Inference`) and the solver's ``stack`` (``pimc``; None when no seat solves, and then the solver is not compiled)."""
 
 
 @jit
@@ -71,7 +72,7 @@ def _search_arrays(t, p, n_events, nodes, states):
             make_notes(p), make_log(0, 0), np.zeros(p + 1, np.uint64),
             np.zeros(6 * t, np.float64), np.zeros((2, 2 * t), np.int64),
             np.zeros((8, max(nodes, 1)), np.int64), np.zeros(max(nodes, 1), np.float64),
-            make_sampler_scratch(t, p, n_events, states))
+            make_sampler_scratch(t, p, n_events, states), make_inference(t, p, n_events))
 
 
 def make_search_scratch(t: int, p: int, n_events: int, nodes: int, states: int,
@@ -100,6 +101,8 @@ def set_root(rp, dec, omniscient, ss, seed):
     ss.rng[rp.players] = mix64(seed)
     if omniscient:
         return 1
+    if ss.infer.info[INF_CANDIDATES] > 0:
+        copy_public(dec.pub, dec.n_pub, ss.infer)
     return prepare(rp, dec.me, dec.pub, dec.n_pub, board.hands, board.counts, root[BONE_END],
                    ss.sampler)
 
@@ -119,11 +122,16 @@ def copy_position(core, rp, board, ss):
 def determinize(core, rp, me, omniscient, board, ss):
     """A deal of the hidden tiles into ``ss.dealt``; sets the boneyard's size in the root.
 
-    Honest: a uniform draw among the consistent deals (the table is ready). Omniscient: the true
-    hands and the true sleeping tiles in a fresh order."""
+    Honest: a uniform draw among the consistent deals (the table is ready), or with inference on
+    (:mod:`dominosim.fast.search.infer`) a draw weighted by the likelihood of the other seats'
+    plays. Omniscient: the true hands and the true sleeping tiles in a fresh order."""
     dealt = ss.dealt
     if not omniscient:
-        ss.root[BONE_END] = draw_deal(rp, me, board.hands, ss.sampler, dealt, ss.rng, rp.players)
+        if ss.infer.info[INF_CANDIDATES] > 0:
+            ss.root[BONE_END] = draw_inferred(core, rp, me, board, ss)
+        else:
+            ss.root[BONE_END] = draw_deal(rp, me, board.hands, ss.sampler, dealt, ss.rng,
+                                          rp.players)
         return
     for s in range(rp.players):
         dealt.counts[s], dealt.pips[s] = 0, 0

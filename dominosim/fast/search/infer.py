@@ -1,0 +1,316 @@
+"""Inference: the sampled worlds weighted by how likely the other seats' past plays were.
+
+A search draws its worlds uniformly from the deals consistent with everything public
+(:mod:`.consistent`): it ignores *what* each seat chose to play. With inference (``+infer`` on a
+search's name, ``inference=`` in :func:`dominosim.analyze`), each world is drawn by
+*sampling-importance-resampling*: ``C`` candidate worlds are drawn exactly as before, each is
+weighted by the likelihood of every past play of every modelled seat under its model, and one
+candidate is kept with probability proportional to its weight (a weighted reservoir, no
+allocation). With a deterministic model the weights are 0 or 1 and the kept world is uniform among
+the candidates in which the model would have made every observed play: an exact draw from the
+consistent deals that agree with the model. With a stochastic model (``random``; later a softmax
+policy) the draw approaches the posterior as ``C`` grows. When no candidate of
+:data:`MAX_ROUNDS` rounds has a positive weight (the model contradicts the play seen), the last
+candidate is kept (a uniform world) and ``info[INF_MISSES]`` counts it.
+
+The model is an array the kernel reads (:class:`Inference`): ``model[s]``, the model of seat
+``s`` (:data:`M_NONE`: not modelled, every history equally likely; :data:`M_RANDOM`: uniform over
+its legal moves, likelihood ``1/n`` a play; a deterministic style's code
+(:data:`~dominosim.fast.core.params.S_BULLY` ...): likelihood 1 when the style would have made the
+play, else 0) and ``params[s]``, reserved for a parametric model (a softmax policy: a temperature
+and feature weights), which no model reads yet.
+
+The likelihood of a world needs the whole hidden history, not only the current hands: which tiles
+each seat was dealt and which it drew at each draw. The sampler puts every hidden tile in a
+*place* (the slots of one seat that admit the same tiles, :mod:`.consistent`); :func:`split_places`
+spreads each place's tiles over its slots uniformly (every filling of a place is equally likely
+under the uniform shuffle), and :func:`likelihood` replays the public log from the deal with the
+one compiled turn (:func:`~dominosim.fast.core.turn.open_with`, :func:`~dominosim.fast.core.turn.play`,
+the known-to-lack and played-tile tables as the hand kernel keeps them), asking each modelled
+seat's model for the probability of the play it made. Randomness: the sampler's stream only, and
+only when inference is on (the uniform searches draw exactly what they drew before).
+"""
+
+from __future__ import annotations
+
+from collections import namedtuple
+
+import numpy as np
+
+from ..core.board import (
+    AT_FIELDS,
+    MAX_ENDS,
+    N_SUITS,
+    ONE,
+    OUT,
+    PUB_COLS,
+    PUB_DRAW,
+    PUB_KIND,
+    PUB_PLAY,
+    PUB_SEAT,
+    PUB_SUIT,
+    PUB_X,
+    copy_hands,
+    fill_moves,
+    make_board,
+    make_log,
+    make_notes,
+)
+from ..core.jit import jit, jit_kernel
+from ..core.params import S_PARTNER, S_RANDOM
+from ..core.rng import shuffle
+from ..core.styles import best_move, heaviest_lead
+from ..core.turn import leads_any, open_with, play, playable_suits, record_played
+from .consistent import (
+    I_ITEMS,
+    I_PLACES,
+    I_SLOTS,
+    ITEM_PLACE,
+    ITEM_TILE,
+    SLOT_CAP,
+    SLOT_PLACE,
+    SLOT_SEAT,
+    SLOT_TIME,
+    draw_deal,
+    uniform,
+)
+
+M_NONE = -1
+"""A seat not modelled: every hidden history of it is equally likely (the uniform worlds)."""
+M_RANDOM = S_RANDOM
+"""A seat modelled as uniform over its legal moves (the ``random`` strategy)."""
+M_STYLES = S_PARTNER
+"""The deterministic styles' models are their strategy codes, ``S_BULLY`` to ``S_PARTNER``."""
+N_PARAMS = 32
+"""Parameters per seat for a parametric model (none reads them yet)."""
+INF_CANDIDATES, INF_PUB, INF_MISSES, INF_WORLDS = range(4)
+"""Slots of ``Inference.info``: candidates per world (0: inference off), rows of the copied public
+log, worlds kept without a positive weight, worlds drawn."""
+MAX_ROUNDS = 16
+"""Rounds of ``C`` candidates drawn before a world is kept without a positive weight."""
+
+Inference = namedtuple("Inference", ["model", "params", "info", "pub", "replay", "notes", "log",
+                                     "slot_of", "order", "drawn", "cand", "moves"])
+"""The inference's arrays: the model per seat and its parameters, ``info`` (see
+:data:`INF_CANDIDATES`), the public log (a copy, made when the decision's root is set), the replay's
+``Board``, ``Notes`` and an empty ``Log``, the slot of every sampled item, a shuffle buffer, the
+tile drawn at each public event (-1: none known), the candidate world and the legal moves."""
+
+
+@jit
+def make_inference(t, p, n_events):
+    """An :class:`Inference` for ``t`` tiles, ``p`` seats and ``n_events`` public events, off
+    (no seat modelled)."""
+    return Inference(np.full(p, M_NONE, np.int64), np.zeros((p, N_PARAMS), np.float64),
+                     np.zeros(4, np.int64), np.zeros((max(n_events, 1), PUB_COLS), np.int64),
+                     make_board(t, p), make_notes(p), make_log(0, 0), np.zeros(t, np.int64),
+                     np.zeros(t, np.int64), np.zeros(max(n_events, 1), np.int64),
+                     make_board(t, p), np.zeros((2, 2 * t), np.int64))
+
+
+@jit_kernel
+def set_models(codes, me, candidates, inf):
+    """Seat ``me``'s models of the others from the line-up's strategy codes (``random`` and the
+    styles are modelled, a search or a plug-in is not) and ``candidates`` per world; inference is
+    off when no seat is modelled or ``candidates`` is 0."""
+    modelled = False
+    for s in range(codes.shape[0]):
+        c = codes[s]
+        inf.model[s] = c if s != me and M_RANDOM <= c <= M_STYLES else M_NONE
+        modelled = modelled or inf.model[s] != M_NONE
+    inf.info[INF_CANDIDATES] = candidates if modelled else 0
+    inf.info[INF_MISSES], inf.info[INF_WORLDS] = 0, 0
+
+
+@jit_kernel
+def copy_public(pub, n_pub, inf):
+    """The decision's public log into the inference's own copy (read by every candidate)."""
+    for e in range(n_pub):
+        for j in range(PUB_COLS):
+            inf.pub[e, j] = pub[e, j]
+    inf.info[INF_PUB] = n_pub
+
+
+@jit_kernel
+def split_places(sm, inf, rng, i_rng):
+    """Each tile the last draw put in a place goes to one of the place's slots: the place's tiles
+    in a uniform order fill its slots in turn (``inf.slot_of``, by item)."""
+    items, slots, order = sm.items, sm.slots, inf.order
+    n_items, n_slots = sm.info[I_ITEMS], sm.info[I_SLOTS]
+    for q in range(sm.info[I_PLACES]):
+        n = 0
+        for i in range(n_items):
+            if items[ITEM_PLACE, i] == q:
+                order[n] = i
+                n += 1
+        shuffle(rng, i_rng, order, n)
+        j = 0
+        for k in range(n_slots):
+            if slots[SLOT_PLACE, k] == q:
+                for _ in range(slots[SLOT_CAP, k]):
+                    inf.slot_of[order[j]] = k
+                    j += 1
+
+
+@jit_kernel
+def deal_replay(rp, me, sm, inf):
+    """The replay's position at the deal: every other seat holds its dealt tiles; ``inf.drawn``
+    the tile drawn at each public event. Seat ``me``'s tiles stay unknown (only their number
+    counts: no model reads another seat's hand)."""
+    b, notes, items, slots = inf.replay, inf.notes, sm.items, sm.slots
+    for s in range(rp.players):
+        for w in range(b.hands.shape[1]):
+            b.hands[s, w] = 0
+        b.counts[s], b.pips[s] = rp.hand_size, 0
+        notes.stitch[s], notes.lacks[s] = 0, 0
+        for v in range(N_SUITS):
+            notes.played[s, v] = 0
+    for i in range(len(AT_FIELDS)):
+        b.at[i] = 0
+    b.at[OUT] = -1
+    for i in range(MAX_ENDS):
+        b.ends[i], b.arms[i] = 0, False
+    for e in range(inf.info[INF_PUB]):
+        inf.drawn[e] = -1
+    for i in range(sm.info[I_ITEMS]):
+        if items[ITEM_PLACE, i] < 0:
+            continue
+        k = inf.slot_of[i]
+        tile = items[ITEM_TILE, i]
+        if slots[SLOT_TIME, k] == -2:
+            b.hands[slots[SLOT_SEAT, k], tile >> 6] |= ONE << np.uint64(tile & 63)
+        else:  # the slot opened just before the draw at event e (time 2e - 1)
+            inf.drawn[(slots[SLOT_TIME, k] + 1) // 2] = tile
+
+
+@jit_kernel
+def play_likelihood(core, rp, inf, seat, tile, suit):
+    """The probability that the model of ``seat`` plays ``tile`` on ``suit`` in the replay's
+    position (0 when it is not among its legal moves)."""
+    b, moves = inf.replay, inf.moves
+    psm = playable_suits(core, rp, b.at)
+    n = fill_moves(core, b.hands, seat, psm, moves)
+    k = -1
+    for i in range(n):
+        if moves[0, i] == tile and moves[1, i] == suit:
+            k = i
+    if k < 0:
+        return 0.0
+    if n == 1:
+        return 1.0
+    model = inf.model[seat]
+    if model == M_RANDOM:
+        return 1.0 / n
+    return 1.0 if best_move(core, rp, model, b, inf.notes, seat, moves, n) == k else 0.0
+
+
+@jit_kernel
+def lead_likelihood(core, inf, seat, tile):
+    """The probability that the model of ``seat`` leads ``tile`` under ``opening='any'``."""
+    n = inf.replay.counts[seat]
+    if n <= 1:
+        return 1.0
+    if inf.model[seat] == M_RANDOM:
+        return 1.0 / n
+    return 1.0 if heaviest_lead(core, inf.model[seat], inf.replay.hands, seat) == tile else 0.0
+
+
+@jit_kernel
+def count_line_ends(core, board):
+    """A line's two ends counted by suit (the search's turn keeps no counts on a line; the
+    styles read them)."""
+    if core.line:
+        for v in range(N_SUITS):
+            board.suit_count[v] = 0
+        board.suit_count[board.ends[0]] += 1
+        board.suit_count[board.ends[1]] += 1
+
+
+@jit_kernel
+def replay_play(core, rp, me, inf, e, first):
+    """Public event ``e``, a play, replayed; returns its likelihood under the player's model."""
+    b, notes = inf.replay, inf.notes
+    seat, tile, suit = inf.pub[e, PUB_SEAT], inf.pub[e, PUB_X], inf.pub[e, PUB_SUIT]
+    modelled = seat != me and inf.model[seat] != M_NONE
+    w = 1.0
+    if first:
+        lead_any = leads_any(rp) == 1
+        if modelled and lead_any:
+            w = lead_likelihood(core, inf, seat, tile)
+        open_with(core, rp, b, notes, inf.log, seat, tile, not lead_any)
+    else:
+        if modelled:
+            w = play_likelihood(core, rp, inf, seat, tile, suit)
+        play(core, rp, b, notes, inf.log, seat, tile, suit)
+    record_played(notes, seat, tile)
+    count_line_ends(core, b)
+    return w
+
+
+@jit_kernel
+def likelihood(core, rp, me, inf):
+    """The likelihood of the public log under the models, in the history of the replay's deal
+    (:func:`deal_replay`): the product over the modelled seats' plays."""
+    b, notes, pub = inf.replay, inf.notes, inf.pub
+    w = 1.0
+    first = True
+    for e in range(inf.info[INF_PUB]):
+        kind, seat = pub[e, PUB_KIND], pub[e, PUB_SEAT]
+        if kind == PUB_PLAY:
+            w *= replay_play(core, rp, me, inf, e, first)
+            first = False
+            if w == 0.0:
+                return 0.0
+        elif kind == PUB_DRAW:
+            if seat == me or inf.drawn[e] < 0:
+                b.counts[seat] += 1
+            else:
+                tile = inf.drawn[e]
+                b.hands[seat, tile >> 6] |= ONE << np.uint64(tile & 63)
+                b.counts[seat] += 1
+            notes.lacks[seat] = 0  # as the kernel: nothing is known of the new hand
+        else:
+            notes.lacks[seat] |= pub[e, PUB_X]
+    return w
+
+
+@jit_kernel
+def world_weight(core, rp, me, ss):
+    """The weight of the candidate world the sampler last drew (its history spread over the
+    slots with the sampler's stream)."""
+    inf, sm = ss.infer, ss.sampler
+    split_places(sm, inf, ss.rng, rp.players)
+    deal_replay(rp, me, sm, inf)
+    return likelihood(core, rp, me, inf)
+
+
+@jit_kernel
+def keep_candidate(core, rp, ss, n_bone):
+    """The candidate world (hands and its ``n_bone`` sleeping tiles) into ``ss.dealt``."""
+    cand, dealt = ss.infer.cand, ss.dealt
+    copy_hands(core, rp.players, cand, dealt)
+    for i in range(n_bone):
+        dealt.bone[i] = cand.bone[i]
+
+
+@jit_kernel
+def draw_inferred(core, rp, me, board, ss):
+    """A world into ``ss.dealt`` by sampling-importance-resampling over the candidates (see the
+    module documentation); returns the number of sleeping tiles."""
+    inf, i_rng = ss.infer, rp.players
+    total, kept, n_bone = 0.0, -1, 0
+    inf.info[INF_WORLDS] += 1
+    for _ in range(MAX_ROUNDS):
+        for _ in range(inf.info[INF_CANDIDATES]):
+            n_bone = draw_deal(rp, me, board.hands, ss.sampler, inf.cand, ss.rng, i_rng)
+            w = world_weight(core, rp, me, ss)
+            if w > 0.0:
+                total += w
+                if uniform(ss.rng, i_rng) * total < w:
+                    keep_candidate(core, rp, ss, n_bone)
+                    kept = n_bone
+        if kept >= 0:
+            return kept
+    inf.info[INF_MISSES] += 1
+    keep_candidate(core, rp, ss, n_bone)
+    return n_bone
