@@ -28,6 +28,14 @@ def _position() -> ds.Position:
     return ds.replay(ds.Rules.preset("block", players=2), "random", seed=11, hand=0).position(4)
 
 
+def _player_file() -> str:
+    """A saved weighted player (for ``ds.load_player``), in a temporary folder."""
+    import tempfile
+
+    folder = tempfile.mkdtemp(prefix="dominosim-fuzz-")
+    return str(ds.Weighted(SMALL, {"pips": 1.0}).save(f"{folder}/p.npz"))
+
+
 def cases() -> dict[str, tuple]:
     """``name: (callable, positional args, keyword args)``: a call that works and is fast."""
     log, position = _log(), _position()
@@ -67,6 +75,11 @@ def cases() -> dict[str, tuple]:
                                                                    max_pip=3, hand_size=3,
                                                                    target=20), "random", 2), {}),
         "transcript": (ds.transcript, (log,), {}),
+        "Weighted": (ds.Weighted, (SMALL, {"pips": 1.0}), {"name": "w"}),
+        "load_player": (ds.load_player, (_player_file(),), {}),
+        "tuned_player": (ds.tuned_player, (SMALL,), {}),
+        "decisions": (ds.decisions, (SMALL, "bully", 2), {"engine": "reference"}),
+        "tune": (ds.tune, (TINY, ["random"]), {"budget": 1000, "deals": 20, "progress": False}),
     }
 
 

@@ -19,7 +19,7 @@ from ..fast.hand.recorded import COLUMNS, N_COLUMNS, decisions_of, general_shape
 from ..reference.game import Move
 from ..reference.hand import play_hand
 from ..rng import check_seed
-from ..rules import Rules
+from ..rules import Rules, check_rules
 from ..strategies.features import FEATURE_NAMES, move_features
 from ..strategies.lineup import resolve_lineup
 from ..strategies.view import SeatView
@@ -124,6 +124,10 @@ def decisions(rules: Rules, strategies: Any, n_hands: int, seed: int = 0, *, sta
         raise ValueError(f"The value for `n_hands` must be an integer of 1 or more, but "
                          f"{n_hands!r} was passed.")
     check_seed(seed)
+    rules = check_rules(rules)
+    if isinstance(start, bool) or not isinstance(start, (int, np.integer)) or start < 0:
+        raise ValueError(f"The value for `start` must be an integer of 0 or more, but {start!r} "
+                         "was passed.")
     hands = range(start, start + int(n_hands))
     play = _fast if engine == "fast" else _reference
     return play(rules, strategies, hands, seed)

@@ -236,6 +236,9 @@ def tune(rules: Rules, against: Sequence[Any], *, budget: int = 1_000_000, deals
     """
     against = _check(rules, against, budget, deals)
     check_seed(seed)
+    if not isinstance(name, str) or not name:
+        raise ValueError(f"The value for `name` must be a non-empty string, but {name!r} was "
+                         "passed.")
     started = time.perf_counter()
     x0 = np.array([START.get(n, 0.0) for n in tuned_features(rules)])
     show = want_progress(progress, work=budget, long=False)

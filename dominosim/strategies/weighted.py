@@ -162,6 +162,9 @@ class Weighted:
         if not isinstance(name, str) or not name:
             raise ValueError(f"The value for `name` must be a non-empty string, but {name!r} was "
                              "passed.")
+        if metadata is not None and not isinstance(metadata, Mapping):
+            raise ValueError(f"The value for `metadata` must be a mapping or None, but "
+                             f"{type(metadata).__name__} was passed.")
         self.rules = rules
         self.vector = check_weights(weights)
         self.vector.flags.writeable = False
@@ -251,6 +254,9 @@ def load_player(path: str | Path) -> Weighted:
     ...
     ValueError: The value for `path` must be a player file written by Weighted.save, but 'no/such/player.npz' does not exist.
     """
+    if not isinstance(path, (str, Path)):
+        raise ValueError(f"The value for `path` must be a path (str or pathlib.Path), but "
+                         f"{type(path).__name__} was passed.")
     path = Path(path)
     if not path.is_file():
         raise ValueError(f"The value for `path` must be a player file written by Weighted.save, "
@@ -302,6 +308,9 @@ def tuned_player(rules: Rules) -> Weighted:
     >>> p.rules == TUNED_RULES["draw"], list(p.weights.index[:2])
     (True, ['pips', 'double'])
     """
+    if not isinstance(rules, Rules):
+        raise ValueError(f"The value for `rules` must be a dominosim Rules, but "
+                         f"{type(rules).__name__} was passed.")
     return shipped(nearest_tuned(rules))
 
 
