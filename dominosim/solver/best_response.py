@@ -47,7 +47,7 @@ from ..reference.game import (
 from ..rules import Rules
 from ..strategies.lineup import BUILTINS, STYLES
 from ..tiles import full_set, label, pips
-from .exact import seat_view
+from .lazy import seat_view
 
 __all__ = ["BestResponse", "best_response"]
 

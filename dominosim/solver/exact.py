@@ -48,7 +48,6 @@ import pandas as pd
 
 from ..checks import check_limit, refuse
 from ..reference.game import (
-    Event,
     Move,
     ends_after,
     ends_by_out,
@@ -60,7 +59,6 @@ from ..reference.game import (
     next_seat,
     opening_ends,
     opens_with_double,
-    playable_ends,
     playable_suits,
     score,
 )
@@ -68,7 +66,7 @@ from ..rules import Rules, check_rules
 from ..strategies.lineup import BUILTINS, STYLES, per_seat
 from ..strategies.view import SeatView
 from ..tiles import full_set, pips
-from .lazy import Lazy, StateLimitError, enumerate_hands
+from .lazy import Lazy, StateLimitError, enumerate_hands, seat_view
 from .vectors import Quantities, plus, total
 
 __all__ = ["exact", "estimated_states", "MAX_STATES"]
@@ -139,25 +137,6 @@ def _check_memory(max_states: int) -> None:
         raise ValueError(f"The value for `max_states` must fit in the free memory (at most "
                          f"{free // BYTES_PER_STATE:,} states of about {BYTES_PER_STATE} bytes "
                          f"each), but {max_states:,} was passed.")
-
-
-def seat_view(rules: Rules, seat: int, hand: tuple, ends: tuple, tile_counts: tuple,
-              boneyard_size: int, lacks, plays) -> SeatView:
-    """What ``seat`` sees, as far as the built-in styles read it: its hand, the open ends and
-    which are playable, the tile counts, the boneyard's size, the suits each seat is known to
-    lack (empty when no seat of the line-up reads them), and a history of the plays alone, each
-    seat's in tile order (empty when no seat reads it). The order of the plays, the draws, the
-    knocks and the opener are not kept: no built-in style reads them
-    (``tests/test_exact_styles.py`` checks every style's choice against the full view).
-    """
-    playable = set(playable_ends(rules, ends))
-    history = () if plays is None else _history(plays)
-    return SeatView(
-        rules=rules, seat=seat, hand=hand, ends=tuple(e.suit for e in ends),
-        playable=tuple(i in playable for i in range(len(ends))), history=history,
-        tile_counts=tile_counts, boneyard_size=boneyard_size,
-        known_lacks=lacks if lacks is not None else (frozenset(),) * rules.players, opener=-1,
-        layout=tuple(ends), to_move=seat)
 
 
 class _Game(Quantities):
@@ -278,12 +257,6 @@ class _Game(Quantities):
 def _mean(vectors: list) -> tuple:
     """The mean of the ``vectors``, reduced."""
     return total(vectors, len(vectors))
-
-
-@lru_cache(maxsize=1 << 16)
-def _history(plays: tuple) -> tuple:
-    """The plays as a history of events: each seat's tiles, seat by seat."""
-    return tuple(Event("play", seat=s, tile=t) for s, tiles in enumerate(plays) for t in tiles)
 
 
 def _with(items: tuple | None, index: int, value) -> tuple | None:

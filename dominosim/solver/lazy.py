@@ -35,9 +35,11 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
+from functools import lru_cache
 from itertools import combinations
 
 from ..reference.game import (
+    Event,
     Move,
     ends_after,
     ends_by_out,
@@ -48,15 +50,17 @@ from ..reference.game import (
     next_seat,
     opening_ends,
     opens_with_double,
+    playable_ends,
     playable_suits,
     score,
 )
 from ..rules import Rules
 from ..strategies.lineup import BUILTINS
+from ..strategies.view import SeatView
 from ..tiles import full_set, pips
 from .vectors import Quantities, plus, total
 
-__all__ = ["Lazy", "StateLimitError", "enumerate_hands"]
+__all__ = ["Lazy", "StateLimitError", "enumerate_hands", "seat_view"]
 
 
 class StateLimitError(ValueError):
@@ -370,11 +374,34 @@ class Lazy(Quantities):
 
     def view(self, known, hidden, bone, pool, ends, seat, pub):
         """What the style of ``seat`` (whose hand is all revealed) reads."""
-        from .exact import seat_view
-
         counts = self.held(known, hidden)
         size = bone.bit_count() + pool.bit_count() - sum(hidden)
         return seat_view(self.rules, seat, self.hand(known[seat]), ends, counts, size, *pub)
+
+
+def seat_view(rules: Rules, seat: int, hand: tuple, ends: tuple, tile_counts: tuple,
+              boneyard_size: int, lacks, plays) -> SeatView:
+    """What ``seat`` sees, as far as the built-in styles read it: its hand, the open ends and
+    which are playable, the tile counts, the boneyard's size, the suits each seat is known to
+    lack (empty when no seat of the line-up reads them), and a history of the plays alone, each
+    seat's in tile order (empty when no seat reads it). The order of the plays, the draws, the
+    knocks and the opener are not kept: no built-in style reads them
+    (``tests/test_exact_styles.py`` checks every style's choice against the full view).
+    """
+    playable = set(playable_ends(rules, ends))
+    history = () if plays is None else _history(plays)
+    return SeatView(
+        rules=rules, seat=seat, hand=hand, ends=tuple(e.suit for e in ends),
+        playable=tuple(i in playable for i in range(len(ends))), history=history,
+        tile_counts=tile_counts, boneyard_size=boneyard_size,
+        known_lacks=lacks if lacks is not None else (frozenset(),) * rules.players, opener=-1,
+        layout=tuple(ends), to_move=seat)
+
+
+@lru_cache(maxsize=1 << 16)
+def _history(plays: tuple) -> tuple:
+    """The plays as a history of events: each seat's tiles, seat by seat."""
+    return tuple(Event("play", seat=s, tile=t) for s, tiles in enumerate(plays) for t in tiles)
 
 
 def _fill(classes: tuple, caps: tuple) -> int:
