@@ -235,10 +235,10 @@ def entry_call(run: Run, keep: str, n: int = 0) -> tuple[Any, tuple]:
     seed, start, lo, hi = np.uint64(0), np.int64(0), np.int64(0), np.int64(n)
     if keep == "rows":
         out = np.zeros((n, k.n_record_cols(run.rules.players)), dtype=np.int16)
-        return rows_of, (run.shape, run.rp, run.lineup, seed, start, lo, hi, out,
+        return rows_of, (run.shape, run.rp, run.lineup, Block(seed, start, lo, hi), out,
                          np.zeros(n, dtype=np.int32), *scratch_of(run))
     acc = np.zeros(summary_width(run.rules.players), dtype=np.float64)
-    return sums_of, (run.shape, run.rp, run.lineup, seed, start, lo, hi, row_of(run), acc,
+    return sums_of, (run.shape, run.rp, run.lineup, Block(seed, start, lo, hi), row_of(run), acc,
                      *scratch_of(run))
 
 
