@@ -41,6 +41,7 @@ from gymnasium.utils import EzPickle
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
+from .reference.game import opens_with_double
 from .reference.hand import deal
 from .reference.table import (
     Encoding,
@@ -127,7 +128,7 @@ class DominoEnv(AECEnv, EzPickle):
         if not isinstance(rules, Rules):
             raise ValueError(f"The value for `rules` must be a dominosim Rules, but "
                              f"{type(rules).__name__} was passed.")
-        if rules.opening == "highest_double" and rules.hand_size == 1:
+        if opens_with_double(rules) and rules.hand_size == 1:
             raise ValueError("The value for `hand_size` must be 2 or more with "
                              "opening='highest_double' (with one tile each, every hand ends "
                              "with the forced opening double and no seat ever acts), but 1 was "

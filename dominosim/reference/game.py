@@ -269,6 +269,20 @@ def opens_with_double(rules: Rules) -> bool:
     raise _no_rule("opening", rules.opening, OPENINGS)
 
 
+def counts_pips(rules: Rules) -> bool:
+    """The ``scoring`` rule's kind: whether a hand's points count pips (``spots``, ``balance``)
+    rather than being one for the winning side (``game``).
+
+    >>> counts_pips(Rules.preset("block")), counts_pips(Rules.preset("block", scoring="game"))
+    (True, False)
+    """
+    if rules.scoring == "game":
+        return False
+    if rules.scoring in ("spots", "balance"):
+        return True
+    raise _no_rule("scoring", rules.scoring, SCORINGS)
+
+
 def team_out(rules: Rules) -> bool:
     """The ``end`` rule: whether a hand ends only once a seat and its partner are both out, the
     turn skipping seats that are out (``team_out``), rather than when one seat is out (``out``).
@@ -561,7 +575,7 @@ def score(rules: Rules, pips_left: list[int], out_seat: int = -1) -> tuple[int, 
         if side_pips.count(low) > 1:
             return -1, 0
         winner = side_pips.index(low)
-    if rules.scoring == "game":
+    if not counts_pips(rules):
         return winner, 1
     if rules.scoring == "spots":
         won = set(rules.seats_of(winner))

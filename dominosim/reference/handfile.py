@@ -46,6 +46,7 @@ from .game import (
     GameState,
     IllegalMoveError,
     Move,
+    counts_pips,
     highest_double,
     opens_with_double,
     score,
@@ -386,7 +387,7 @@ class Replay:
                      for s, h in enumerate(state.hands))
         won: int | None = None
         points: int | None = None
-        if state.out_seat >= 0 and self.rules.scoring == "game":
+        if state.out_seat >= 0 and not counts_pips(self.rules):
             won, points = score(self.rules, [0] * self.rules.players, state.out_seat)
         elif state.out_seat >= 0:
             won = self.rules.side_of(state.out_seat)
@@ -475,7 +476,7 @@ def load(text: str | bytes | dict) -> tuple[Rules, Any, Any, list[Deal], GameSta
     rules = _rules(data.get("rules"))
     seed, hand = _seed(data.get("seed")), _hand(data.get("hand"))
     redeals = data.get("redeals", [])
-    if not isinstance(redeals, list) or (redeals and rules.opening != "highest_double"):
+    if not isinstance(redeals, list) or (redeals and not opens_with_double(rules)):
         raise refuse("redeals", "a list of the deals redealt (none unless opening='highest_double')",
                    redeals)
     deals = [_deal(d, rules, f"redeals[{i}]") for i, d in enumerate(redeals)]

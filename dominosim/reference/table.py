@@ -57,7 +57,7 @@ import numpy as np
 from ..rules import Rules
 from ..strategies.view import SeatView
 from ..tiles import IS_DOUBLE, PIPS, label, tile_id, tile_of
-from .game import End, Event, GameState, Move
+from .game import End, Event, GameState, Move, counts_pips, opens_with_double
 
 CHANCE = -1
 """:attr:`Table.to_move` at a chance node (a tile dealt or drawn)."""
@@ -121,7 +121,7 @@ def deal_outcomes(rules: Rules, dealt: Sequence[int]) -> list[tuple[int, float]]
     """
     done = set(dealt)
     left = [t for t in range(rules.n_tiles) if t not in done]
-    if rules.opening == "any" or any(IS_DOUBLE[t] for t in dealt):
+    if not opens_with_double(rules) or any(IS_DOUBLE[t] for t in dealt):
         return [(t, 1.0 / len(left)) for t in left]
     r, m = len(left), rules.players * rules.hand_size - len(dealt)
     d = sum(bool(IS_DOUBLE[t]) for t in left)
@@ -142,7 +142,7 @@ def max_actions(rules: Rules) -> int:
 
 def max_points(rules: Rules) -> int:
     """An upper bound on a hand's points: 1 under ``'game'``, the pips of the whole set else."""
-    return 1 if rules.scoring == "game" else int(PIPS[:rules.n_tiles].sum())
+    return int(PIPS[:rules.n_tiles].sum()) if counts_pips(rules) else 1
 
 
 class Table:
@@ -264,7 +264,7 @@ class Table:
         done = set(self.dealt)
         boneyard = [tile_of(t) for t in range(self.rules.n_tiles) if t not in done]
         self.state = GameState.from_deal(self.rules, hands, boneyard)
-        if self.rules.opening == "highest_double":
+        if opens_with_double(self.rules):
             self.state.open_with_highest_double()
 
     # ------------------------------------------------------------------ the end
@@ -434,7 +434,7 @@ def observation_text(table: Table, seat: int, *, private: bool = True, public: b
         parts.append(f"boneyard {len(state.boneyard)}")
         lacks = [f"{k}:{''.join(map(str, sorted(x)))}" for k, x in enumerate(state.lacks) if x]
         parts.append("lacks " + (" ".join(lacks) or "-"))
-        if rules.opening == "any" and not state.ends:
+        if not opens_with_double(rules) and not state.ends:
             parts.append(f"leader {rules.leader}")
     return "; ".join(parts)
 

@@ -26,7 +26,7 @@ from typing import Any
 
 from ..checks import refuse
 from ..tiles import HIDDEN, label, tile_id
-from .game import Move
+from .game import Move, opens_with_double
 
 
 def move_text(move: Move) -> str:
@@ -42,7 +42,7 @@ def move_text(move: Move) -> str:
 def game_name(log: Any) -> str:
     """The game's name as a transcript starts it: ``'Block game'``, ``'Cross game'``..."""
     r = log.rules
-    if r.draw == "none":
+    if not r.can_draw:
         name = "Block game"
     elif r.opening_arms == 4:
         name = "Cross game"
@@ -76,7 +76,7 @@ def event_line(rules: Any, e: Any, *, first: bool = False, show_draw: bool = Tru
     if e.kind == "play":
         ends = "Ends: " + " ".join(map(str, e.ends))
         if first:
-            how = ", the highest double" if rules.opening == "highest_double" else ""
+            how = ", the highest double" if opens_with_double(rules) else ""
             return f"Seat {e.seat} leads {label(e.tile)}{how}.  {ends}"
         stitch = " Stitch-up!" if e.stitch_up else ""
         return f"Seat {e.seat} plays {label(e.tile)} on a {e.suit}.{stitch}  {ends}"

@@ -58,7 +58,7 @@ from ..analysis.common import Facts, collect, side_scores
 from ..analysis.uncertainty import luck_share
 from ..checks import check_confidence, check_fraction, refuse
 from ..progress import bar, want_progress
-from ..reference.game import GameState
+from ..reference.game import GameState, opens_with_double
 from ..reference.hand import HandLog
 from ..rules import Rules
 from ..strategies.sampler import count_consistent
@@ -76,7 +76,7 @@ def _turn_states(log: HandLog) -> Iterable[GameState]:
     hands, boneyard = log.deals[-1]
     state = GameState.from_deal(rules, [list(h) for h in hands], list(boneyard))
     events = [e for e in log.events if e.kind != "end"]
-    if rules.opening == "highest_double":
+    if opens_with_double(rules):
         state.open_with_highest_double()
     else:
         state.lead(events[0].move)
