@@ -80,6 +80,7 @@ def cases() -> dict[str, tuple]:
         "tuned_player": (ds.tuned_player, (SMALL,), {}),
         "decisions": (ds.decisions, (SMALL, "bully", 2), {"engine": "reference"}),
         "tune": (ds.tune, (TINY, ["random"]), {"budget": 1000, "deals": 20, "progress": False}),
+        "best_response": (ds.best_response, (TINY, "random"), {}),
     }
 
 
