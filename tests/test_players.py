@@ -310,6 +310,8 @@ def test_tune_refuses_bad_arguments():
         ds.tune(small, "bully")
     with pytest.raises(ValueError, match="`budget` must be an integer of 1000 or more"):
         ds.tune(small, ["bully"], budget=10)
+    with pytest.raises(ValueError, match="`budget` must be at most 1,099,511,627,776, but 10000"):
+        ds.tune(small, ["bully"], budget=10**100)  # refused at once, not played for ever
 
 
 def test_sweeps_name_a_player_file_and_refuse_to_resume_with_a_changed_one(tmp_path):

@@ -124,6 +124,11 @@ def _edges(rules: Rules, player: Weighted, against: Sequence[Any], n_deals: int,
     return np.stack(cols, axis=1)
 
 
+MAX_DEALS = 1 << 40
+"""The most duplicate deals ``tune`` plays (``budget``) or plays per candidate (``deals``): as
+:func:`dominosim.compare`'s ``n_deals``, far beyond any run that ends."""
+
+
 def _check(rules: Any, against: Any, budget: Any, deals: Any) -> list[Any]:
     if not isinstance(rules, Rules):
         raise ValueError(f"The value for `rules` must be a dominosim Rules, but "
@@ -134,6 +139,9 @@ def _check(rules: Any, against: Any, budget: Any, deals: Any) -> list[Any]:
     for name, value, low in (("budget", budget, 1000), ("deals", deals, 20)):
         if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < low:
             raise ValueError(f"The value for `{name}` must be an integer of {low} or more, but "
+                             f"{value!r} was passed.")
+        if value > MAX_DEALS:
+            raise ValueError(f"The value for `{name}` must be at most {MAX_DEALS:,}, but "
                              f"{value!r} was passed.")
     return list(against)
 
