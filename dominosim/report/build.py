@@ -38,6 +38,7 @@ from pathlib import Path
 import pandas as pd
 
 from ..batch.markdown import markdown_table
+from . import exploitability
 
 SIZES = {
     "full": {"uncertainty_hands": 300, "plays": 4, "voi_budget": 50, "voi_deals": 1_000,
@@ -446,6 +447,8 @@ def main(argv: list[str] | None = None, prog: str = "python -m dominosim.report"
                 compute_strategies(data, sizes)
         {"sweep": render_sweep, "block_vs_draw": render_block_vs_draw,
          "strategies": render_strategies}[part](data, out)
+    if (data / "exploitability.csv").exists():  # computed by python -m dominosim.report.exploitability
+        exploitability.render(data, out)
     _index(out)
     return sorted(out.rglob("*.*"))
 

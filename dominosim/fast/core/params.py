@@ -14,7 +14,7 @@ Examples
 >>> int(rp.players), int(rp.hand_size), bool(rp.draw == DRAW_UNTIL), int(rp.tiles)
 (3, 5, True, 28)
 >>> STRATEGY_CODES["ismcts"]
-StrategyCode(code=8, kind='search', searches=True, tree=True, omniscient=False, solves=False)
+StrategyCode(code=8, kind='search', searches=True, tree=True, omniscient=False, solves=False, postpones=False)
 """
 
 from __future__ import annotations
