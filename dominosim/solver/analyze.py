@@ -25,6 +25,7 @@ import copy
 import math
 import numbers
 import threading
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -153,19 +154,7 @@ class _Worlds:
                 status[i] = world_values(self.core, self.rp, self.decision, self.pool[i], worlds,
                                          out[a - k0:b - k0])
 
-        def run_all() -> None:
-            threads = [threading.Thread(target=run, args=(i,), daemon=True)
-                       for i in range(1, len(self.pool))]
-            for t in threads:
-                t.start()
-            run(0)
-            for t in threads:
-                t.join()
-
-        stoppable(run_all, [ss.stack for ss in self.pool])
-        bad = [s for s in status if s < 0]
-        if bad:
-            raise RuntimeError(_error(self.rules, bad[0], self.max_nodes))
+        self._on_threads(run, status)
         return out[:, 0, :] / 2, out[:, 1, :].astype(float)
 
     def epimc_values(self, budget: int) -> tuple[np.ndarray, np.ndarray]:
@@ -191,6 +180,14 @@ class _Worlds:
                 status[i] = epimc_worlds(self.core, self.rp, self.seat, self.board, self.pool[i],
                                          self.seed, a, part)
 
+        self._on_threads(run, status)
+        return _taken(out, budget, n, WIN_UNIT)
+
+    def _on_threads(self, run: Callable[[int], None], status: list[int]) -> None:
+        """Run ``run(i)`` for every scratch ``i`` of the pool, ``run(0)`` on this thread, the rest
+        on their own (Ctrl-C stops them all); an error for the first negative ``status``.
+        """
+
         def run_all() -> None:
             threads = [threading.Thread(target=run, args=(i,), daemon=True)
                        for i in range(1, len(self.pool))]
@@ -204,7 +201,6 @@ class _Worlds:
         bad = [s for s in status if s < 0]
         if bad:
             raise RuntimeError(_error(self.rules, bad[0], self.max_nodes))
-        return _taken(out, budget, n, WIN_UNIT)
 
     def release(self) -> None:
         """Give the scratches back for the next analysis."""
