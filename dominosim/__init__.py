@@ -12,7 +12,7 @@ True
 
 from . import analysis, plots
 from .play import play  # the package's function: ds.play stays it (see dominosim/play/__init__.py)
-from .players import Tuning, decisions, tune
+from .players import Learning, Tuning, decisions, learn, tune
 from .reference.game import IllegalMoveError, Move
 from .reference.hand import HandLog, MatchLog, play_hand, play_match
 from .reference.transcript import transcript
@@ -78,9 +78,11 @@ __all__ = [
     "FEATURES",
     "FEATURE_NAMES",
     "FEATURES_VERSION",
+    "Learning",
     "Tuning",
     "Weighted",
     "decisions",
+    "learn",
     "load_player",
     "tune",
     "tuned_player",

@@ -26,7 +26,7 @@ from .styles import (
     StitcherStrategy,
     Strategy,
 )
-from .weighted import FILE_PREFIX, Tuned, load_named
+from .weighted import BUILTIN_PLAYERS, FILE_PREFIX, load_named
 
 __all__ = ["BUILTINS", "SEARCHES", "STYLES", "per_seat", "resolve", "resolve_lineup"]
 
@@ -51,7 +51,8 @@ def _search(name: str) -> Callable[[], Any]:
 
 
 BUILTINS: dict[str, Callable[[], Any]] = {
-    name: _STYLE_CLASSES[name] if name in STYLES else Tuned if name in PLAYERS else _search(name)
+    name: _STYLE_CLASSES[name] if name in STYLES else BUILTIN_PLAYERS[name] if name in PLAYERS
+    else _search(name)
     for name in NAMES}
 """Built-in strategies by name, in the registry's order (:mod:`dominosim.strategies.registry`, which
 also holds each one's compiled code). The search strategies (:mod:`dominosim.strategies.search`) also
@@ -66,7 +67,7 @@ def resolve(strategy: Any) -> Strategy:
     >>> resolve("rnadom")
     Traceback (most recent call last):
     ...
-    ValueError: The value for `strategies` must be a built-in name (one of 'random', 'bully', 'doubles', 'accompanied', 'stitcher', 'counter', 'partner', 'mc', 'ismcts', 'mc_omniscient', 'ismcts_omniscient', 'pimc', 'tuned', 'epimc'; a search with a budget as 'mc:200'; a saved player as 'file:player.npz'), an object with a choose(view, moves, rng) method, or a function, but 'rnadom' was passed.
+    ValueError: The value for `strategies` must be a built-in name (one of 'random', 'bully', 'doubles', 'accompanied', 'stitcher', 'counter', 'partner', 'mc', 'ismcts', 'mc_omniscient', 'ismcts_omniscient', 'pimc', 'tuned', 'learned', 'epimc'; a search with a budget as 'mc:200'; a saved player as 'file:player.npz'), an object with a choose(view, moves, rng) method, or a function, but 'rnadom' was passed.
     """
     if isinstance(strategy, str) and strategy in BUILTINS:
         return BUILTINS[strategy]()

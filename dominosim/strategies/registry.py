@@ -65,9 +65,10 @@ STRATEGY_CODES = {
     "mc_omniscient": StrategyCode(9, "search", searches=True, omniscient=True),
     "ismcts_omniscient": StrategyCode(10, "search", searches=True, tree=True, omniscient=True),
     "pimc": StrategyCode(11, "search", searches=True, solves=True),
-    # every weighted player (this built-in, a ds.Weighted, a "file:" player) plays code 12, its
+    # every weighted player (these built-ins, a ds.Weighted, a "file:" player) plays code 12, its
     # weights travelling in the line-up
     "tuned": StrategyCode(12, "player"),
+    "learned": StrategyCode(12, "player"),
     "epimc": StrategyCode(13, "search", searches=True, solves=True, postpones=True),
 }
 """Every built-in strategy by name, in the order of its compiled code (the kernels dispatch on it)."""
@@ -85,7 +86,8 @@ STYLES = tuple(name for name, c in STRATEGY_CODES.items() if c.kind in ("random"
 """The built-in rules of thumb (and ``random``): a rule each, thousands of times cheaper than a
 search."""
 PLAYERS = tuple(name for name, c in STRATEGY_CODES.items() if c.kind == "player")
-"""The built-in fitted players (``tuned``): weights over the decision features, shipped as data."""
+"""The built-in fitted players (``tuned``, ``learned``): weights over the decision features, shipped
+as data."""
 
 
 def kind_of(name: str) -> str:
@@ -96,7 +98,7 @@ def kind_of(name: str) -> str:
     >>> kind_of("bulli")
     Traceback (most recent call last):
     ...
-    ValueError: The value for `name` must be a built-in strategy name (one of 'random', 'bully', 'doubles', 'accompanied', 'stitcher', 'counter', 'partner', 'mc', 'ismcts', 'mc_omniscient', 'ismcts_omniscient', 'pimc', 'tuned', 'epimc'), but 'bulli' was passed.
+    ValueError: The value for `name` must be a built-in strategy name (one of 'random', 'bully', 'doubles', 'accompanied', 'stitcher', 'counter', 'partner', 'mc', 'ismcts', 'mc_omniscient', 'ismcts_omniscient', 'pimc', 'tuned', 'learned', 'epimc'), but 'bulli' was passed.
     """
     if name not in STRATEGY_CODES:
         names = ", ".join(map(repr, NAMES))

@@ -16,10 +16,11 @@ the teacher if any, positions, seed, the dominosim version, a digest); :func:`lo
 it back, refusing a file of another feature version or a changed file; a line-up names one as
 ``"file:path/to/player.npz"``. A player fitted for some rules refuses to play others.
 
-The built-in ``"tuned"`` (:data:`TUNED`) plays on any rules: with the player shipped for Draw
-double-six 2p when the rules draw, and with the one shipped for Block double-six 4p in partnership
-(7 tiles each) when they do not (the nearer of the two; see docs/players.md). Both are rebuilt by
-``python -m dominosim.players.fit tuned``.
+The built-ins ``"tuned"`` and ``"learned"`` (:data:`SHIPPED`) play on any rules: with the player
+shipped for Draw double-six 2p when the rules draw, and with the one shipped for Block double-six
+4p in partnership (7 tiles each) when they do not (the nearer of the two; see docs/players.md).
+They are rebuilt by ``python -m dominosim.players.fit tuned`` (``ds.tune``) and ``python -m
+dominosim.players.fit learned`` (``ds.learn``).
 
 Examples
 --------
@@ -59,12 +60,15 @@ FILE_PREFIX = "file:"
 """A line-up entry ``"file:path/to/player.npz"`` names a saved player."""
 FITTED = Path(__file__).parent / "fitted"
 """Where the shipped players live (package data)."""
+SHIPPED = ("tuned", "learned")
+"""The built-in fitted players: ``tuned`` (:func:`dominosim.tune`) and ``learned``
+(:func:`dominosim.learn`), each shipped as two files, ``FITTED / f"{name}_{game}.npz"``."""
 TUNED_FILES = {"block": FITTED / "tuned_block.npz", "draw": FITTED / "tuned_draw.npz"}
 """The shipped ``tuned`` players: fitted for Block double-six 4p in partnership, 7 tiles each
-(``"block"``), and for Draw double-six 2p (``"draw"``)."""
+(``"block"``), and for Draw double-six 2p (``"draw"``); the ``learned`` ones beside them."""
 TUNED_RULES = {"block": Rules.preset("block", players=4, hand_size=7),
                "draw": Rules.preset("draw", players=2)}
-"""The rules each shipped ``tuned`` player was fitted for."""
+"""The rules each shipped ``tuned`` (and ``learned``) player was fitted for."""
 
 
 def _version() -> str:
@@ -294,24 +298,31 @@ def nearest_tuned(rules: Rules) -> str:
 
 
 @cache
-def shipped(which: str) -> Weighted:
-    """The shipped ``tuned`` player ``which`` (``"block"`` or ``"draw"``)."""
-    return load_player(TUNED_FILES[which])
+def shipped(which: str, name: str = "tuned") -> Weighted:
+    """The shipped player ``name`` (``"tuned"`` or ``"learned"``) for the game ``which``
+    (``"block"`` or ``"draw"``).
+    """
+    return load_player(FITTED / f"{name}_{which}.npz")
 
 
-def tuned_player(rules: Rules) -> Weighted:
-    """The shipped weighted player that the built-in ``"tuned"`` plays ``rules`` with (fitted for
-    the nearer of its two games, :func:`nearest_tuned`).
+def tuned_player(rules: Rules, name: str = "tuned") -> Weighted:
+    """The shipped weighted player that the built-in ``name`` (``"tuned"`` or ``"learned"``)
+    plays ``rules`` with (fitted for the nearer of its two games, :func:`nearest_tuned`).
 
     >>> import dominosim as ds
     >>> p = ds.tuned_player(ds.Rules.preset("draw", players=3))
     >>> p.rules == TUNED_RULES["draw"], list(p.weights.index[:2])
     (True, ['pips', 'double'])
+    >>> ds.tuned_player(ds.Rules.preset("block"), "learned").metadata["teacher"]
+    'solve'
     """
     if not isinstance(rules, Rules):
         raise ValueError(f"The value for `rules` must be a dominosim Rules, but "
                          f"{type(rules).__name__} was passed.")
-    return shipped(nearest_tuned(rules))
+    if name not in SHIPPED:
+        raise ValueError(f"The value for `name` must be one of {', '.join(map(repr, SHIPPED))}, "
+                         f"but {name!r} was passed.")
+    return shipped(nearest_tuned(rules), name)
 
 
 class Tuned:
@@ -324,21 +335,32 @@ class Tuned:
 
     def weights_for(self, rules: Rules) -> np.ndarray:
         """The weights of the shipped player for ``rules``."""
-        return shipped(nearest_tuned(rules)).vector
+        return shipped(nearest_tuned(rules), self.name).vector
 
     def choose(self, view: SeatView, moves: Sequence[Move], rng: Stream) -> Move:
         """The best move by the shipped weights for the view's rules."""
         return best_move(self.weights_for(view.rules), view, moves)
 
 
+class Learned(Tuned):
+    """The built-in ``"learned"``: as :class:`Tuned`, with the shipped learned players."""
+
+    name = "learned"
+
+
+BUILTIN_PLAYERS = {"tuned": Tuned, "learned": Learned}
+"""The built-in fitted players' classes by name."""
+
+
 def player_of(entry: Any) -> Weighted | Tuned | None:
-    """The weighted player a line-up entry names (``"tuned"``, ``"file:path.npz"``, a
-    :class:`Weighted` or :class:`Tuned`), or None for any other entry.
+    """The weighted player a line-up entry names (``"tuned"``, ``"learned"``,
+    ``"file:path.npz"``, a :class:`Weighted`, :class:`Tuned` or :class:`Learned`), or None for any
+    other entry.
     """
     if isinstance(entry, (Weighted, Tuned)):
         return entry
-    if entry == "tuned":
-        return Tuned()
+    if isinstance(entry, str) and entry in BUILTIN_PLAYERS:
+        return BUILTIN_PLAYERS[entry]()
     if isinstance(entry, str) and entry.startswith(FILE_PREFIX):
         return load_named(entry)
     return None

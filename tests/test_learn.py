@@ -1,0 +1,126 @@
+"""Learned players: the teacher's labels, the fit, expert iteration, files, the built-in.
+
+Tiny players on small rules (double-three, three tiles each): the labels must agree with the
+solver and with the features of ``ds.decisions`` on the same hands, the fit must recover a known
+linear rule, the same seed must give the same player, and the built-in ``"learned"`` must play the
+shipped weights.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import dominosim as ds
+from dominosim.players.learn import check_teacher, decision_points, fit_weights, label_positions
+from dominosim.strategies.features import CONTEXT, FEATURE_NAMES, MOVE_FEATURES
+from dominosim.strategies.weighted import TUNED_RULES, shipped
+
+SMALL = ds.Rules.preset("block", players=2, max_pip=3, hand_size=3)
+PAIRS = ds.Rules.preset("block", players=4, max_pip=3, hand_size=2)
+
+
+@pytest.fixture(scope="module")
+def fitted():
+    return ds.learn(SMALL, positions=60, rounds=3, eval_deals=60, seed=4, n_jobs=1,
+                    progress=False)
+
+
+def test_labels_are_the_solvers_values_of_the_decisions_met_in_play():
+    data = label_positions(PAIRS, "bully", "solve", 30, 9, 2, lambda k: None)
+    met = ds.decisions(PAIRS, "bully", n_hands=int(data["hand"].max()) + 1, seed=9)
+    met = met[met["hand"] <= data["hand"].max()]
+    keys = ["hand", "seat", "tile", "suit"]
+    assert data[keys].equals(met[keys].iloc[:len(data)].reset_index(drop=True))
+    names = list(FEATURE_NAMES)
+    assert np.array_equal(data[names].to_numpy(), met[names].iloc[:len(data)].to_numpy())
+    # the win values are the solver's (objective 'win'), position by position
+    positions = [p for h in range(int(data["hand"].max()) + 1)
+                 for p in decision_points(PAIRS, "bully", 9, h)][:30]
+    for i, position in enumerate(positions):
+        solution = ds.solve(position, "win", table_bits=16)
+        assert data.loc[data["decision"] == i, "win"].tolist() == solution.moves["value"].tolist()
+    scale = 2 * 3 * 4 * 5 / 2
+    assert np.allclose(data["target"], data["win"] + data["points"] / scale)
+
+
+def test_fit_recovers_a_linear_rule():
+    rng = np.random.default_rng(3)
+    n = 400
+    rows = pd.DataFrame(rng.integers(0, 5, size=(n, len(FEATURE_NAMES))).astype(float),
+                        columns=list(FEATURE_NAMES))
+    rows["round"], rows["decision"] = 0, np.arange(n) // 4
+    for name in CONTEXT:  # the same for every move of a decision
+        rows[name] = rows.groupby("decision")[name].transform("first")
+    true = {"pips": 0.5, "keep_suit": -1.0, "unseen_left": 0.25}
+    rows["target"] = sum(w * rows[f] for f, w in true.items()) + 7.0 * rows["boneyard"]
+    w = pd.Series(fit_weights(SMALL, rows, alpha=1e-6), index=list(FEATURE_NAMES))
+    for name in MOVE_FEATURES:
+        if name in ("partner_lacks", "partner_shut", "partner_fed"):
+            continue
+        assert w[name] == pytest.approx(true.get(name, 0.0), abs=1e-6)
+    assert (w[list(CONTEXT)] == 0).all()  # the same for every move: never fitted
+
+
+def test_learn_iterates_and_repeats_itself_for_a_seed(fitted):
+    again = ds.learn(SMALL, positions=60, rounds=3, eval_deals=60, seed=4, n_jobs=1,
+                     progress=False)
+    assert fitted.weights.equals(again.weights)
+    rounds = fitted.rounds
+    assert list(rounds.columns) == ["round", "positions", "total", "generated_by", "edge",
+                                    "ci_low", "ci_high", "seconds", "best"]
+    assert rounds["generated_by"].iloc[0] == "tuned"
+    assert (rounds["generated_by"].iloc[1:] == "learned").all()  # expert iteration
+    assert rounds["best"].sum() == 1
+    best = rounds[rounds["best"]].iloc[0]
+    assert best["edge"] == rounds["edge"].max()
+    if len(rounds) < 3:  # stopped early: the last round did not improve
+        assert rounds["edge"].iloc[-1] <= rounds["edge"].iloc[:-1].max()
+    assert (rounds["ci_low"] <= rounds["edge"]).all() and (rounds["edge"] <= rounds["ci_high"]).all()
+    assert float(fitted.weights.abs().max()) == 1.0
+    assert (fitted.weights[list(CONTEXT)] == 0).all()
+    meta = fitted.player.metadata
+    assert meta["teacher"] == "solve" and meta["seed"] == 4
+    assert meta["positions"] == 60 * (int(best["round"]) + 1)
+    assert fitted.positions["round"].max() == best["round"]
+    assert fitted.positions.groupby(["round", "decision"]).size().min() >= 2
+
+
+def test_learned_player_file_round_trip(fitted, tmp_path):
+    path = fitted.player.save(tmp_path / "learned.npz")
+    back = ds.load_player(path)
+    assert back.weights.equals(fitted.weights) and back.digest == fitted.player.digest
+    assert back.metadata["teacher"] == "solve" and back.metadata["positions"] > 0
+    assert back.metadata["features_version"] == ds.FEATURES_VERSION
+    hands = ds.simulate(SMALL, [f"file:{path}", "bully"], 60, 2)
+    assert hands.equals(ds.simulate(SMALL, [f"file:{path}", "bully"], 60, 2, engine="reference"))
+
+
+def test_learned_builtin_plays_the_shipped_player_of_the_nearer_game():
+    rules = ds.Rules.preset("block", players=2, max_pip=4, hand_size=4)
+    as_loaded = ds.Weighted(rules, shipped("block", "learned").weights)
+    assert ds.simulate(rules, "learned", 200, 3).equals(ds.simulate(rules, as_loaded, 200, 3))
+    for game, rules in TUNED_RULES.items():
+        player = ds.tuned_player(rules, "learned")
+        assert player.rules == rules and player.metadata["teacher"] == "solve"
+        assert not player.weights.equals(shipped(game).weights)  # not the tuned one
+
+
+@pytest.mark.parametrize(("bad", "match"), [
+    ({"teacher": "pimc"}, "`teacher` must be 'solve' or 'pimc:N'"),
+    ({"teacher": "ismcts:10"}, "`teacher` must be"),
+    ({"positions": 5}, "`positions` must be an integer from 10"),
+    ({"rounds": 0}, "`rounds` must be an integer from 1"),
+    ({"eval_deals": True}, "`eval_deals` must be an integer"),
+    ({"alpha": 0.0}, "`alpha` must be a positive number"),
+    ({"name": ""}, "`name` must be a non-empty string"),
+    ({"n_jobs": 0}, "`n_jobs` must be a positive integer or None"),
+])
+def test_learn_refuses_bad_arguments(bad, match):
+    with pytest.raises(ValueError, match=match) as error:
+        ds.learn(SMALL, **bad)
+    assert "\n" not in str(error.value)
+    with pytest.raises(ValueError, match="`rules` must be a dominosim Rules"):
+        ds.learn("block")
+    assert check_teacher("pimc:7") == 7
