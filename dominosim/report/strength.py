@@ -1,0 +1,255 @@
+"""The strength ladder: ``python -m dominosim.report.strength`` writes ``reports/strength.md``.
+
+Every player of the ladder (:data:`PLAYERS`: ``random``, every style, ``tuned``, ``learned``,
+``mc:100``, ``ismcts:1000``, ``pimc:50`` and an omniscient ceiling) is rated in Block double-six
+4p in partnership (7 tiles each) and in Draw double-six 2p on the same duplicate deals (deals
+``0 .. n - 1`` of the run seeded :data:`SEED`, each played with the sides swapped,
+:func:`dominosim.compare`). The searches are too slow to play thousands of deals against everyone,
+so the pairs are designed (:func:`pairs`): the fast players play each other, the searches play a
+few anchors, on fewer deals the dearer they are; a deal's result for A is its mean score over the
+two seatings (a win 1, a tie 1/2). Bradley-Terry log-strengths
+(:func:`dominosim.simulation.duplicate.bradley_terry`) are fitted to the pairs' results, their 95%
+intervals from a bootstrap over the deals of every pair; each player's decisions per second (two
+or more legal moves, one thread, CPU seconds) are measured apart (:func:`speed`).
+
+The pairs are written to ``reports/data/strength_pairs.csv`` as they finish (a run that is stopped
+resumes where it was), the ratings to ``strength_ratings.csv``; :func:`render` draws the report
+and its plot from them (``--render-only``).
+
+Examples
+--------
+>>> [p for p in pairs("draw") if "pimc:50" in p[:2]][0]
+('pimc:50', 'ismcts:1000', 200)
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from itertools import combinations
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from ..simulation.duplicate import bradley_terry, compare
+from ..strategies.weighted import TUNED_RULES
+
+__all__ = ["PLAYERS", "SEED", "main", "pairs", "ratings", "render", "speed"]
+
+SEED = 2026
+"""The seed of the ladder's deals."""
+FAST = ("random", "bully", "doubles", "accompanied", "stitcher", "counter", "partner", "tuned",
+        "learned")
+"""The players that play each other on every deal."""
+CEILING = "ismcts_omniscient:1000"
+"""The ceiling: ``ismcts:1000`` that sees every hand (perfect information at its side only)."""
+PLAYERS = (*FAST, "mc:100", "ismcts:1000", "pimc:50", CEILING)
+"""Every player of the ladder."""
+GAMES = {"block": "Block 4p partnership, 7 tiles each", "draw": "Draw 2p"}
+"""The two games (:data:`~dominosim.strategies.weighted.TUNED_RULES`)."""
+FAST_DEALS, SEARCH_DEALS, ISMCTS_DEALS, CEILING_DEALS = 2000, 2000, 1000, 500
+"""Deals per pair: fast against fast, ``mc:100`` against its anchors (and ``learned`` against
+``ismcts:1000``), ``ismcts:1000`` against its other anchors, the ceiling against its anchors."""
+PIMC_DEALS = {"block": 100, "draw": 200}
+"""Deals per pair of ``pimc:50`` (about a second per Block 4p hand on one core)."""
+SPEED_HANDS = {"fast": 20_000, "mc:100": 400, "ismcts:1000": 200, "pimc:50": 6, CEILING: 200}
+"""Hands played by every seat of a player to time its decisions."""
+
+
+def pairs(game: str) -> list[tuple[str, str, int]]:
+    """The ladder's pairs ``(a, b, deals)`` for ``game`` (``"block"`` or ``"draw"``)."""
+    found = [(a, b, FAST_DEALS) for a, b in combinations(FAST, 2)]
+    found += [("mc:100", b, SEARCH_DEALS) for b in ("random", "tuned", "learned")]
+    found += [("ismcts:1000", "learned", SEARCH_DEALS), ("ismcts:1000", "mc:100", ISMCTS_DEALS),
+              ("ismcts:1000", "tuned", ISMCTS_DEALS), ("ismcts:1000", "random", ISMCTS_DEALS)]
+    found += [("pimc:50", b, PIMC_DEALS[game]) for b in ("ismcts:1000", "learned")]
+    found += [(CEILING, b, CEILING_DEALS) for b in ("ismcts:1000", "learned")]
+    return found
+
+
+def _pair(game: str, a: str, b: str, deals: int) -> tuple[dict, np.ndarray]:
+    t0 = time.perf_counter()
+    c = compare(TUNED_RULES[game], a, b, deals, SEED, keep_deals=True, progress=False)
+    row = c.row("win_rate_diff")
+    assert c.deals is not None  # kept: keep_deals=True
+    scores = c.deals["win_rate_a"].to_numpy()
+    return ({"game": game, "a": a, "b": b, "deals": deals, "score_a": float(scores.mean()),
+             "edge": row.estimate, "ci_low": row.ci_low, "ci_high": row.ci_high,
+             "seconds": time.perf_counter() - t0}, scores)
+
+
+def ratings(game: str, scores: dict[tuple[str, str], np.ndarray], n_boot: int = 200,
+            seed: int = SEED) -> pd.DataFrame:
+    """Bradley-Terry ratings of ``game``'s players from each pair's per-deal scores of A, with the
+    2.5% and 97.5% points of a bootstrap over every pair's deals.
+    """
+    names = sorted({p for pair in scores for p in pair}, key=PLAYERS.index)
+    at = {p: i for i, p in enumerate(names)}
+
+    def fit(resample: np.random.Generator | None) -> np.ndarray:
+        wins = np.zeros((len(names), len(names)))
+        for (a, b), s in scores.items():
+            if resample is not None:
+                s = s[resample.integers(0, len(s), len(s))]
+            wins[at[a], at[b]] += s.sum()
+            wins[at[b], at[a]] += (1 - s).sum()
+        return bradley_terry(wins)
+
+    theta = fit(None)
+    rng = np.random.default_rng(seed)
+    boot = np.array([fit(rng) for _ in range(n_boot)])
+    low, high = np.percentile(boot, [2.5, 97.5], axis=0)
+    return pd.DataFrame({"game": game, "player": names, "rating": theta, "ci_low": low,
+                         "ci_high": high})
+
+
+def speed(game: str, player: str) -> float:
+    """Decisions (two or more legal moves) per CPU second of ``player`` at every seat, one thread."""
+    from ..players.decisions import decisions
+    from ..simulation.play import simulate
+
+    rules = TUNED_RULES[game]
+    if player in FAST:
+        n = SPEED_HANDS["fast"]
+        simulate(rules, player, 100, seed=1, n_jobs=1)  # compile or load the kernel
+        t0 = time.process_time()
+        simulate(rules, player, n, seed=1, n_jobs=1)
+        cpu = time.process_time() - t0
+        made = decisions(rules, player, 2000, seed=1).groupby(["hand", "decision"]).ngroups
+        return made / 2000 * n / cpu
+    decisions(rules, player, 1, seed=2)  # compile or load the kernel
+    t0 = time.process_time()
+    made = decisions(rules, player, SPEED_HANDS[player], seed=1)
+    cpu = time.process_time() - t0
+    return made.groupby(["hand", "decision"]).ngroups / cpu
+
+
+def compute(data: Path, games: list[str], without: tuple[str, ...] = ()) -> None:
+    """Play the pairs not yet in ``data/strength_pairs.csv`` (appending each as it finishes),
+    fit the ratings and time the players into ``data/strength_ratings.csv``; with ``without``,
+    only the pairs without those players, and no ratings.
+    """
+    path = data / "strength_pairs.csv"
+    scores_path = data / "strength_scores.npz"
+    done = pd.read_csv(path) if path.exists() else pd.DataFrame(columns=["game", "a", "b"])
+    kept = dict(np.load(scores_path)) if scores_path.exists() else {}
+    rows = []
+    for game in games:
+        for a, b, deals in pairs(game):
+            key = f"{game}|{a}|{b}"
+            if a in without or b in without:
+                continue
+            if ((done["game"] == game) & (done["a"] == a) & (done["b"] == b)).any() \
+                    and key in kept:
+                continue
+            row, scores = _pair(game, a, b, deals)
+            print(f"{game}: {a} - {b}, {deals} deals: {row['edge']:+.3f} "
+                  f"[{row['ci_low']:+.3f}, {row['ci_high']:+.3f}] ({row['seconds']:.0f} s)",
+                  flush=True)
+            kept[key] = scores
+            done = pd.concat([done, pd.DataFrame([row])], ignore_index=True)
+            done.to_csv(path, index=False)
+            np.savez(scores_path, **kept)
+        if without:
+            continue
+        frame = ratings(game, {tuple(k.split("|")[1:]): v for k, v in kept.items()
+                               if k.startswith(f"{game}|")})
+        frame["decisions_per_s"] = [speed(game, p) for p in frame["player"]]
+        rows.append(frame)
+    if without:
+        return
+    old = data / "strength_ratings.csv"
+    if old.exists():
+        previous = pd.read_csv(old)
+        rows.insert(0, previous[~previous["game"].isin(games)])
+    pd.concat(rows, ignore_index=True).to_csv(old, index=False)
+
+
+def render(data: Path, out: Path) -> None:
+    """Write ``strength.md`` and its plot into ``out`` from ``data/strength_pairs.csv`` and
+    ``data/strength_ratings.csv``.
+    """
+    import matplotlib.pyplot as plt
+
+    pairs_table = pd.read_csv(data / "strength_pairs.csv")
+    table = pd.read_csv(data / "strength_ratings.csv")
+    lines = [
+        "# The strength ladder",
+        "",
+        f"Every player in {' and '.join(GAMES.values())}, on the same duplicate deals (deals "
+        f"0 to n - 1 of seed {SEED}, each played with the sides swapped; both partners of a side "
+        "play the same player). Ratings are Bradley-Terry log-strengths (natural log, mean 0: a "
+        "difference of d means odds of exp(d) of winning a deal's result), fitted to every pair "
+        "played, with 95% intervals from a bootstrap (200 resamples) over each pair's deals. "
+        "Decisions per second: decisions with two or more legal moves, every seat playing the "
+        "player, one thread, CPU seconds (the hand loop included), on a machine shared with "
+        "other jobs.",
+        "",
+        "**Pairs.** The searches cannot play thousands of deals against everyone on two cores, "
+        f"so: the fast players ({', '.join(FAST)}) play each other on {FAST_DEALS:,} deals; "
+        f"`mc:100` plays random, tuned and learned on {SEARCH_DEALS:,}; `ismcts:1000` plays "
+        f"learned on {SEARCH_DEALS:,} and mc:100, tuned and random on {ISMCTS_DEALS:,}; "
+        f"`pimc:50` plays ismcts:1000 and learned on {PIMC_DEALS['block']} deals in Block and "
+        f"{PIMC_DEALS['draw']} in Draw; the ceiling `{CEILING}` (the same search seeing every "
+        f"hand: perfect information at its own side) plays ismcts:1000 and learned on "
+        f"{CEILING_DEALS}. Every pair's edge is in the table under each game.",
+        "",
+        "Regenerate with `nice -n 10 python -m dominosim.report.strength` (it resumes from "
+        "`reports/data/strength_pairs.csv`; `--render-only` redraws from the tables).",
+    ]
+    fig, axes = plt.subplots(1, len(GAMES), figsize=(11, 4.8))
+    for ax, (game, title) in zip(np.atleast_1d(axes), GAMES.items(), strict=True):
+        t = table[table["game"] == game].sort_values("rating", ascending=False)
+        if t.empty:
+            continue
+        lines += ["", f"## {title}", "", f"![{title}](strength.png)", "",
+                  "| player | rating [95% CI] | decisions per CPU s |", "|---|---|---:|"]
+        for _, r in t.iterrows():
+            lines.append(f"| {r['player']} | {r['rating']:+.3f} [{r['ci_low']:+.3f}, "
+                         f"{r['ci_high']:+.3f}] | {r['decisions_per_s']:,.0f} |")
+        p = pairs_table[pairs_table["game"] == game]
+        lines += ["", "| A | B | deals | A's mean score | edge A - B [95% CI] | wall s |",
+                  "|---|---|---:|---:|---|---:|"]
+        for _, r in p.iterrows():
+            lines.append(f"| {r['a']} | {r['b']} | {int(r['deals']):,} | {r['score_a']:.3f} | "
+                         f"{r['edge']:+.3f} [{r['ci_low']:+.3f}, {r['ci_high']:+.3f}] | "
+                         f"{r['seconds']:.0f} |")
+        ax.errorbar(t["decisions_per_s"], t["rating"],
+                    yerr=[t["rating"] - t["ci_low"], t["ci_high"] - t["rating"]], fmt="o")
+        for _, r in t.iterrows():
+            ax.annotate(r["player"], (r["decisions_per_s"], r["rating"]), fontsize=7,
+                        xytext=(4, 2), textcoords="offset points")
+        ax.set_xscale("log")
+        ax.set_xlabel("decisions per CPU second (log)")
+        ax.set_ylabel("Bradley-Terry rating")
+        ax.set_title(title)
+    fig.tight_layout()
+    fig.savefig(out / "strength.png", dpi=110)
+    plt.close(fig)
+    (out / "strength.md").write_text("\n".join(lines) + "\n")
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Compute what is missing and render the report."""
+    parser = argparse.ArgumentParser(prog="python -m dominosim.report.strength",
+                                     description="The strength ladder.")
+    parser.add_argument("--out", default="reports")
+    parser.add_argument("--games", nargs="+", choices=sorted(GAMES), default=sorted(GAMES))
+    parser.add_argument("--render-only", action="store_true")
+    parser.add_argument("--without", nargs="+", default=(), choices=PLAYERS,
+                        help="play only the pairs without these players (no ratings, no report)")
+    args = parser.parse_args(argv)
+    import matplotlib
+
+    matplotlib.use("Agg")
+    out = Path(args.out)
+    (out / "data").mkdir(parents=True, exist_ok=True)
+    if not args.render_only:
+        compute(out / "data", args.games, tuple(args.without))
+    if not args.without:
+        render(out / "data", out)
+
+
+if __name__ == "__main__":
+    main()

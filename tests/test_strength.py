@@ -1,0 +1,54 @@
+"""The strength ladder's design and ratings (reports/strength.md), without playing its pairs."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from dominosim.report import strength
+
+
+def test_every_player_is_in_a_connected_design_of_pairs():
+    for game in strength.GAMES:
+        found = strength.pairs(game)
+        assert len({(a, b) for a, b, _ in found}) == len(found)
+        players = {p for a, b, _ in found for p in (a, b)}
+        assert players == set(strength.PLAYERS)
+        reach, frontier = {"random"}, ["random"]
+        while frontier:  # every player is linked to random through played pairs
+            p = frontier.pop()
+            for a, b, _ in found:
+                for x, y in ((a, b), (b, a)):
+                    if x == p and y not in reach:
+                        reach.add(y)
+                        frontier.append(y)
+        assert reach == players
+        assert ("learned", "ismcts:1000") in {(b, a) for a, b, d in found if d >= 2000}
+
+
+def test_ratings_recover_the_odds_of_each_pair():
+    # A wins 3 deals in 4 against B, B 3 in 4 against C: Bradley-Terry gives log 3 each step
+    scores = {("tuned", "bully"): np.array([1, 1, 1, 0.0] * 50),
+              ("bully", "random"): np.array([1, 0.5, 0.5, 1, 1, 0] * 40)}
+    table = strength.ratings("block", scores, n_boot=50).set_index("player")
+    assert list(table.index) == ["random", "bully", "tuned"]
+    assert table.loc["tuned", "rating"] - table.loc["bully", "rating"] == pytest.approx(np.log(3))
+    assert table.loc["bully", "rating"] - table.loc["random", "rating"] == pytest.approx(np.log(2))
+    assert table["rating"].sum() == pytest.approx(0, abs=1e-9)
+    assert (table["ci_low"] <= table["rating"]).all() and (table["rating"] <= table["ci_high"]).all()
+
+
+def test_render_writes_the_report_from_its_tables(tmp_path):
+    pd.DataFrame({"game": "draw", "a": ["tuned"], "b": ["random"], "deals": [10],
+                  "score_a": [0.7], "edge": [0.4], "ci_low": [0.1], "ci_high": [0.7],
+                  "seconds": [1.0]}).to_csv(tmp_path / "strength_pairs.csv", index=False)
+    pd.DataFrame({"game": "draw", "player": ["tuned", "random"], "rating": [0.4, -0.4],
+                  "ci_low": [0.2, -0.6], "ci_high": [0.6, -0.2],
+                  "decisions_per_s": [1e6, 3e6]}).to_csv(tmp_path / "strength_ratings.csv",
+                                                          index=False)
+    strength.render(tmp_path, tmp_path)
+    text = (tmp_path / "strength.md").read_text()
+    assert "| tuned | +0.400 [+0.200, +0.600] | 1,000,000 |" in text
+    assert "| tuned | random | 10 | 0.700 | +0.400 [+0.100, +0.700] | 1 |" in text
+    assert (tmp_path / "strength.png").stat().st_size > 0
