@@ -80,6 +80,8 @@ def cases() -> dict[str, tuple]:
         "tuned_player": (ds.tuned_player, (SMALL,), {}),
         "decisions": (ds.decisions, (SMALL, "bully", 2), {"engine": "reference"}),
         "tune": (ds.tune, (TINY, ["random"]), {"budget": 1000, "deals": 20, "progress": False}),
+        "learn": (ds.learn, (SMALL,), {"positions": 10, "rounds": 1, "eval_deals": 10,
+                                       "n_jobs": 1, "progress": False}),
         "best_response": (ds.best_response, (TINY, "random"), {}),
     }
 

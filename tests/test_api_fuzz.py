@@ -15,7 +15,8 @@ import dominosim as ds
 
 CASES = cases()
 RECORDS = {"BestResponse", "CheckReport", "Comparison", "Tournament", "HandLog", "MatchLog", "Move",
-           "Position", "Solution", "SeatView", "Summary", "IllegalMoveError", "Tuning"}
+           "Position", "Solution", "SeatView", "Summary", "IllegalMoveError", "Tuning",
+           "Learning"}
 """Classes of ``ds.__all__`` that hold results: built by the library (their constructors take
 what it computed); their public constructors are fuzzed as ``HandLog.from_json``,
 ``Position.from_deal`` and ``Summary.empty``."""

@@ -69,6 +69,8 @@ TEACHERS = ("solve", "pimc:N")
 :func:`dominosim.analyze`'s ``pimc`` with ``N`` worlds."""
 TABLE_BITS = 20
 """The solver's table (``2**TABLE_BITS`` positions, 16 MB per thread) for the ``"solve"`` teacher."""
+MAX_HANDS_PER_POSITION = 100
+"""Hands played per decision asked for before :func:`learn` gives up on rules with too few."""
 MAX_NODES = 200_000_000
 """The most nodes one teacher's solve may take (as :func:`dominosim.solve`'s default)."""
 
@@ -181,6 +183,10 @@ def label_positions(rules: Rules, lineup: Any, teacher: str, n: int, seed: int,
     positions: list[tuple[int, Position]] = []
     hand = 0
     while len(positions) < n:
+        if hand >= MAX_HANDS_PER_POSITION * n + 1000:
+            raise ValueError(f"The value for `rules` must give decisions (two or more legal "
+                             f"moves) to learn from, but {hand:,} hands met only "
+                             f"{len(positions):,} of the {n:,} asked for.")
         positions += [(hand, p) for p in decision_points(rules, lineup, seed, hand)]
         hand += 1
     positions = positions[:n]
@@ -241,10 +247,9 @@ def _check(rules: Any, positions: Any, rounds: Any, eval_deals: Any, alpha: Any)
                 or not low <= value <= high:
             raise ValueError(f"The value for `{name}` must be an integer from {low} to {high:,}, "
                              f"but {value!r} was passed.")
-    if isinstance(alpha, bool) or not isinstance(alpha, (int, float)) or not alpha > 0 \
-            or not np.isfinite(alpha):
-        raise ValueError(f"The value for `alpha` must be a positive number, but {alpha!r} was "
-                         "passed.")
+    if isinstance(alpha, bool) or not isinstance(alpha, (int, float)) or not 0 < alpha < 1e300:
+        raise ValueError(f"The value for `alpha` must be a positive number below 1e300, but "
+                         f"{alpha!r} was passed.")
 
 
 def learn(rules: Rules, teacher: str = "solve", *, positions: int = 20_000, rounds: int = 4,
