@@ -10,6 +10,12 @@ per hand (``ds.decisions`` on 2,000 hands), so decisions per CPU second, the han
 ``--seed 2026``, ``--games block draw``): ``ds.compare`` of ``learned`` with ``--against`` on
 duplicate deals, the paired win-rate difference (learned minus the other) with its 95% interval,
 one Markdown row per game; run it with ``nice -n 10`` on a shared machine.
+
+``python benchmarks/bench_learn.py models`` (``--positions 20000``, ``--games draw``): one round's
+labels (the ``solve`` teacher on the decisions of ``tuned``'s hands, seed 77) fitted three ways
+(the ridge regression of ``ds.learn``; a logistic regression of "the move is among the teacher's
+best" on the centred features, over the decisions whose moves' values differ; the ridge regression
+of the win value alone), each player against ``tuned`` on 2,000 duplicate deals (seed 99).
 """
 
 from __future__ import annotations
@@ -51,9 +57,50 @@ def strength(against: str, deals: int, seed: int, games: list[str]) -> None:
               flush=True)
 
 
+def models(positions: int, games: list[str]) -> None:
+    """Print the three linear models' edges against ``tuned``."""
+    import numpy as np
+    from sklearn.linear_model import LogisticRegression
+
+    from dominosim.players.learn import fit_weights, label_positions
+    from dominosim.players.tune import tuned_features
+    from dominosim.strategies.features import FEATURE_NAMES
+
+    print("| game | model | edge against tuned [95% CI] |")
+    print("|---|---|---|")
+    for game in games:
+        rules = TUNED_RULES[game]
+        data = label_positions(rules, "tuned", "solve", positions, 77, 2, lambda k: None)
+        data.insert(0, "round", 0)
+        names = list(tuned_features(rules))
+        groups = data.groupby(["round", "decision"])
+        x = data[names].to_numpy() - groups[names].transform("mean").to_numpy()
+        top = groups["target"].transform("max")
+        best = (data["target"] == top).to_numpy().astype(int)
+        differ = (top - groups["target"].transform("min")).to_numpy() > 1e-9
+        spread = x.std(axis=0)
+        spread[spread == 0] = 1.0
+        logit = LogisticRegression(fit_intercept=False, max_iter=1000).fit(
+            x[differ] / spread, best[differ])
+        logistic = np.zeros(len(FEATURE_NAMES))
+        for j, name in enumerate(names):
+            logistic[FEATURE_NAMES.index(name)] = logit.coef_[0][j] / spread[j]
+        wins = data.assign(target=data["win"])
+        fits = {"ridge on win + points (ds.learn)": fit_weights(rules, data),
+                "logistic on the teacher's best": logistic,
+                "ridge on win alone": fit_weights(rules, wins)}
+        for model, w in fits.items():
+            player = ds.Weighted(rules, dict(zip(FEATURE_NAMES, w, strict=True)), name=model)
+            row = ds.compare(rules, player, "tuned", 2_000, 99, progress=False).row(
+                "win_rate_diff")
+            print(f"| {NAMES[game]} | {model} | {row.estimate:+.3f} [{row.ci_low:+.3f}, "
+                  f"{row.ci_high:+.3f}] |", flush=True)
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("what", choices=["speed", "strength"])
+    parser.add_argument("what", choices=["speed", "strength", "models"])
+    parser.add_argument("--positions", type=int, default=20_000)
     parser.add_argument("--hands", type=int, default=100_000)
     parser.add_argument("--against", default="ismcts:1000")
     parser.add_argument("--deals", type=int, default=2_000)
@@ -63,6 +110,8 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     if args.what == "speed":
         speed(args.hands)
+    elif args.what == "models":
+        models(args.positions, args.games)
     else:
         strength(args.against, args.deals, args.seed, args.games)
 

@@ -125,10 +125,12 @@ def speed(game: str, player: str) -> float:
     return made.groupby(["hand", "decision"]).ngroups / cpu
 
 
-def compute(data: Path, games: list[str], without: tuple[str, ...] = ()) -> None:
+def compute(data: Path, games: list[str], without: tuple[str, ...] = (),
+            only: tuple[str, ...] = ()) -> None:
     """Play the pairs not yet in ``data/strength_pairs.csv`` (appending each as it finishes),
     fit the ratings and time the players into ``data/strength_ratings.csv``; with ``without``,
-    only the pairs without those players, and no ratings.
+    only the pairs without those players, and with ``only`` only the pairs with one of those
+    players (and no ratings in either case).
     """
     path = data / "strength_pairs.csv"
     scores_path = data / "strength_scores.npz"
@@ -138,7 +140,7 @@ def compute(data: Path, games: list[str], without: tuple[str, ...] = ()) -> None
     for game in games:
         for a, b, deals in pairs(game):
             key = f"{game}|{a}|{b}"
-            if a in without or b in without:
+            if a in without or b in without or (only and a not in only and b not in only):
                 continue
             if ((done["game"] == game) & (done["a"] == a) & (done["b"] == b)).any() \
                     and key in kept:
@@ -151,13 +153,13 @@ def compute(data: Path, games: list[str], without: tuple[str, ...] = ()) -> None
             done = pd.concat([done, pd.DataFrame([row])], ignore_index=True)
             done.to_csv(path, index=False)
             np.savez(scores_path, **kept)
-        if without:
+        if without or only:
             continue
         frame = ratings(game, {tuple(k.split("|")[1:]): v for k, v in kept.items()
                                if k.startswith(f"{game}|")})
         frame["decisions_per_s"] = [speed(game, p) for p in frame["player"]]
         rows.append(frame)
-    if without:
+    if without or only:
         return
     old = data / "strength_ratings.csv"
     if old.exists():
@@ -239,6 +241,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--render-only", action="store_true")
     parser.add_argument("--without", nargs="+", default=(), choices=PLAYERS,
                         help="play only the pairs without these players (no ratings, no report)")
+    parser.add_argument("--only", nargs="+", default=(), choices=PLAYERS,
+                        help="play only the pairs with one of these players (no ratings, no report)")
     args = parser.parse_args(argv)
     import matplotlib
 
@@ -246,8 +250,8 @@ def main(argv: list[str] | None = None) -> None:
     out = Path(args.out)
     (out / "data").mkdir(parents=True, exist_ok=True)
     if not args.render_only:
-        compute(out / "data", args.games, tuple(args.without))
-    if not args.without:
+        compute(out / "data", args.games, tuple(args.without), tuple(args.only))
+    if not args.without and not args.only:
         render(out / "data", out)
 
 
