@@ -4,8 +4,9 @@
 The sweep's reports (``opener_advantage.md``, ``stitch_ups.md``) measure these with every seat
 playing ``random`` or ``bully``. Here every seat plays the built-in ``learned`` (or ``tuned``),
 beside ``random`` on the same hands' seeds, :data:`HANDS` hands per cell, in Block and Draw
-double-six with 2, 3 and 4 players (each seat for itself: the presets' individual play; the
-fitted player of the nearer game plays, see docs/players.md).
+double-six with 2, 3 and 4 players (the presets' rules, as in the sweep: Block 4p in partnership
+with 6 tiles each, every other game each seat for itself; the fitted player of the nearer game
+plays, see docs/players.md).
 
 Examples
 --------
@@ -61,9 +62,9 @@ def render(data: Path, out: Path) -> None:
         "",
         f"Every seat plays the same player: `random`, the built-in `tuned` or the built-in "
         f"`learned` (fitted players of the ladder, `reports/strength.md`); {HANDS:,} hands per "
-        f"cell, seed {SEED}, individual play (each seat for itself, as in the sweep's reports "
-        "`opener_advantage.md` and `stitch_ups.md`, which have the `random` and `bully` figures "
-        "on 500,000 hands). The opener's advantage: the share of hands the opener's side wins "
+        f"cell, seed {SEED}, the presets' rules (Block 4p in partnership with 6 tiles each, every "
+        "other game each seat for itself), as in the sweep's reports `opener_advantage.md` and "
+        "`stitch_ups.md`, which have the `random` and `bully` figures on 500,000 hands. The opener's advantage: the share of hands the opener's side wins "
         "less its fair share of the decided hands, with a 95% interval; stitch-ups per hand (all "
         "seats) with a 95% interval; the share of hands that end blocked. Regenerate with "
         "`python -m dominosim.report.skilled`.",

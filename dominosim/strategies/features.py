@@ -1,6 +1,6 @@
 """The decision features: one table of what a seat sees of one legal move, and its readable twin.
 
-Every tuned (and, later, learned) player reads a legal move through the same numbers, listed once
+Every tuned or learned player reads a legal move through the same numbers, listed once
 in :data:`FEATURES` (name and meaning, in order). The compiled engine computes them in
 :mod:`dominosim.fast.players.features`; :func:`move_features` here computes them from a
 :class:`~dominosim.strategies.view.SeatView`, in plain Python, for the reference engine and for
