@@ -35,7 +35,7 @@ import pandas as pd
 from ..simulation.duplicate import bradley_terry, compare
 from ..strategies.weighted import TUNED_RULES
 
-__all__ = ["PLAYERS", "SEED", "main", "pairs", "ratings", "render", "speed"]
+__all__ = ["PLAYERS", "SEED", "main", "pairs", "ratings", "render", "speed", "speed_table"]
 
 SEED = 2026
 """The seed of the ladder's deals."""
@@ -125,6 +125,24 @@ def speed(game: str, player: str) -> float:
     return made.groupby(["hand", "decision"]).ngroups / cpu
 
 
+def speed_table(data: Path, games: list[str]) -> pd.DataFrame:
+    """Every player's decisions per CPU second in ``games``, measured once and kept in
+    ``data/strength_speed.csv`` (the players missing there are measured and added).
+    """
+    path = data / "strength_speed.csv"
+    table = pd.read_csv(path) if path.exists() else pd.DataFrame(
+        columns=["game", "player", "decisions_per_s"])
+    for game in games:
+        for player in PLAYERS:
+            if ((table["game"] == game) & (table["player"] == player)).any():
+                continue
+            row = {"game": game, "player": player, "decisions_per_s": speed(game, player)}
+            print(row, flush=True)
+            table = pd.concat([table, pd.DataFrame([row])], ignore_index=True)
+            table.to_csv(path, index=False)
+    return table
+
+
 def compute(data: Path, games: list[str], without: tuple[str, ...] = (),
             only: tuple[str, ...] = ()) -> None:
     """Play the pairs not yet in ``data/strength_pairs.csv`` (appending each as it finishes),
@@ -157,7 +175,9 @@ def compute(data: Path, games: list[str], without: tuple[str, ...] = (),
             continue
         frame = ratings(game, {tuple(k.split("|")[1:]): v for k, v in kept.items()
                                if k.startswith(f"{game}|")})
-        frame["decisions_per_s"] = [speed(game, p) for p in frame["player"]]
+        speeds = speed_table(data, [game])
+        frame["decisions_per_s"] = frame["player"].map(
+            speeds[speeds["game"] == game].set_index("player")["decisions_per_s"])
         rows.append(frame)
     if without or only:
         return
@@ -239,6 +259,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--out", default="reports")
     parser.add_argument("--games", nargs="+", choices=sorted(GAMES), default=sorted(GAMES))
     parser.add_argument("--render-only", action="store_true")
+    parser.add_argument("--speed-only", action="store_true",
+                        help="measure the players' decisions per second only")
     parser.add_argument("--without", nargs="+", default=(), choices=PLAYERS,
                         help="play only the pairs without these players (no ratings, no report)")
     parser.add_argument("--only", nargs="+", default=(), choices=PLAYERS,
@@ -249,6 +271,9 @@ def main(argv: list[str] | None = None) -> None:
     matplotlib.use("Agg")
     out = Path(args.out)
     (out / "data").mkdir(parents=True, exist_ok=True)
+    if args.speed_only:
+        speed_table(out / "data", args.games)
+        return
     if not args.render_only:
         compute(out / "data", args.games, tuple(args.without), tuple(args.only))
     if not args.without and not args.only:
