@@ -10,6 +10,11 @@ Four Markdown reports with PNG figures, each figure beside its numbers and inter
 * ``strategies.md``: the strength table: the styles' round robin on duplicate deals in Block 4p
   and Draw 2p, and the search strategies against ``random`` and against their omniscient twins.
 
+Three more are computed by their own commands (long runs) and rendered here from their tables
+when ``reports/data/`` holds them: ``exploitability.md`` (:mod:`.exploitability`),
+``strength.md``, the strength ladder (:mod:`.strength`), and ``strength_skilled.md``, the
+opener's advantage and stitch-ups with every seat a fitted player (:mod:`.skilled`).
+
 Work is in two steps. *Compute* plays the hands and writes the tables the reports need to
 ``reports/data/`` (CSV); *render* turns those tables into Markdown and PNG. Both are
 deterministic (fixed seeds, no timings in the reports), so running the command again rewrites the
@@ -38,7 +43,7 @@ from pathlib import Path
 import pandas as pd
 
 from ..batch.markdown import markdown_table
-from . import exploitability
+from . import exploitability, skilled, strength
 
 SIZES = {
     "full": {"uncertainty_hands": 300, "plays": 4, "voi_budget": 50, "voi_deals": 1_000,
@@ -449,6 +454,10 @@ def main(argv: list[str] | None = None, prog: str = "python -m dominosim.report"
          "strategies": render_strategies}[part](data, out)
     if (data / "exploitability.csv").exists():  # computed by python -m dominosim.report.exploitability
         exploitability.render(data, out)
+    if (data / "strength_ratings.csv").exists():  # python -m dominosim.report.strength
+        strength.render(data, out)
+    if (data / "strength_skilled.csv").exists():  # python -m dominosim.report.skilled
+        skilled.render(data, out)
     _index(out)
     return sorted(out.rglob("*.*"))
 
