@@ -228,8 +228,10 @@ def render(data: Path, out: Path) -> None:
         lines += ["", f"## {title}", "", f"![{title}](strength.png)", "",
                   "| player | rating [95% CI] | decisions per CPU s |", "|---|---|---:|"]
         for _, r in t.iterrows():
+            rate = "not measured" if pd.isna(r["decisions_per_s"]) else \
+                f"{r['decisions_per_s']:,.0f}"
             lines.append(f"| {r['player']} | {r['rating']:+.3f} [{r['ci_low']:+.3f}, "
-                         f"{r['ci_high']:+.3f}] | {r['decisions_per_s']:,.0f} |")
+                         f"{r['ci_high']:+.3f}] | {rate} |")
         p = pairs_table[pairs_table["game"] == game]
         lines += ["", "| A | B | deals | A's mean score | edge A - B [95% CI] | wall s |",
                   "|---|---|---:|---:|---|---:|"]
@@ -237,6 +239,7 @@ def render(data: Path, out: Path) -> None:
             lines.append(f"| {r['a']} | {r['b']} | {int(r['deals']):,} | {r['score_a']:.3f} | "
                          f"{r['edge']:+.3f} [{r['ci_low']:+.3f}, {r['ci_high']:+.3f}] | "
                          f"{r['seconds']:.0f} |")
+        t = t.dropna(subset=["decisions_per_s"])
         ax.errorbar(t["decisions_per_s"], t["rating"],
                     yerr=[t["rating"] - t["ci_low"], t["ci_high"] - t["rating"]], fmt="o")
         for _, r in t.iterrows():
