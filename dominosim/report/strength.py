@@ -144,11 +144,12 @@ def speed_table(data: Path, games: list[str]) -> pd.DataFrame:
 
 
 def compute(data: Path, games: list[str], without: tuple[str, ...] = (),
-            only: tuple[str, ...] = ()) -> None:
+            only: tuple[str, ...] = (), play: bool = True) -> None:
     """Play the pairs not yet in ``data/strength_pairs.csv`` (appending each as it finishes),
     fit the ratings and time the players into ``data/strength_ratings.csv``; with ``without``,
     only the pairs without those players, and with ``only`` only the pairs with one of those
-    players (and no ratings in either case).
+    players (and no ratings in either case); with ``play=False`` no pair, the ratings of those
+    played.
     """
     path = data / "strength_pairs.csv"
     scores_path = data / "strength_scores.npz"
@@ -158,7 +159,8 @@ def compute(data: Path, games: list[str], without: tuple[str, ...] = (),
     for game in games:
         for a, b, deals in pairs(game):
             key = f"{game}|{a}|{b}"
-            if a in without or b in without or (only and a not in only and b not in only):
+            if a in without or b in without or (only and a not in only and b not in only) \
+                    or not play:
                 continue
             if ((done["game"] == game) & (done["a"] == a) & (done["b"] == b)).any() \
                     and key in kept:
@@ -233,6 +235,11 @@ def render(data: Path, out: Path) -> None:
             lines.append(f"| {r['player']} | {r['rating']:+.3f} [{r['ci_low']:+.3f}, "
                          f"{r['ci_high']:+.3f}] | {rate} |")
         p = pairs_table[pairs_table["game"] == game]
+        played = set(zip(p["a"], p["b"], strict=True))
+        missing = [f"{a} - {b}" for a, b, _ in pairs(game) if (a, b) not in played]
+        if missing:
+            lines += ["", f"Not played in this run (the machine's time ran out): "
+                      f"{', '.join(missing)}; the ratings rest on the other pairs."]
         lines += ["", "| A | B | deals | A's mean score | edge A - B [95% CI] | wall s |",
                   "|---|---|---:|---:|---|---:|"]
         for _, r in p.iterrows():
@@ -262,6 +269,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--out", default="reports")
     parser.add_argument("--games", nargs="+", choices=sorted(GAMES), default=sorted(GAMES))
     parser.add_argument("--render-only", action="store_true")
+    parser.add_argument("--ratings-only", action="store_true",
+                        help="no new pair: the ratings of the pairs played, and the report")
     parser.add_argument("--speed-only", action="store_true",
                         help="measure the players' decisions per second only")
     parser.add_argument("--without", nargs="+", default=(), choices=PLAYERS,
@@ -278,7 +287,8 @@ def main(argv: list[str] | None = None) -> None:
         speed_table(out / "data", args.games)
         return
     if not args.render_only:
-        compute(out / "data", args.games, tuple(args.without), tuple(args.only))
+        compute(out / "data", args.games, tuple(args.without), tuple(args.only),
+                play=not args.ratings_only)
     if not args.without and not args.only:
         render(out / "data", out)
 
