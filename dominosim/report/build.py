@@ -43,7 +43,7 @@ from pathlib import Path
 import pandas as pd
 
 from ..batch.markdown import markdown_table
-from . import exploitability, skilled, strength
+from . import exploitability
 
 SIZES = {
     "full": {"uncertainty_hands": 300, "plays": 4, "voi_budget": 50, "voi_deals": 1_000,
@@ -454,6 +454,9 @@ def main(argv: list[str] | None = None, prog: str = "python -m dominosim.report"
          "strategies": render_strategies}[part](data, out)
     if (data / "exploitability.csv").exists():  # computed by python -m dominosim.report.exploitability
         exploitability.render(data, out)
+    from . import skilled, strength  # here: each is also run as ``python -m``, which warns
+    # when the module was imported before it runs
+
     if (data / "strength_ratings.csv").exists():  # python -m dominosim.report.strength
         strength.render(data, out)
     if (data / "strength_skilled.csv").exists():  # python -m dominosim.report.skilled
