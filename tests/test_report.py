@@ -61,6 +61,7 @@ def test_report_quick_parts_run_end_to_end(tmp_path, part):
     if part == "block_vs_draw":  # the perfect-information ceiling, each game with its deals
         ceiling = pd.read_csv(tmp_path / "data" / "block_vs_draw_ceiling.csv")
         assert len(ceiling) == 6 and (ceiling["deals"] >= 10).all()
+        assert (ceiling["sides"] == "max_n").all()
         assert "## The perfect-information ceiling" in text and "every seat `pimc:2`" in text
     else:  # pimc among the search strategies
         pimc = pd.read_csv(tmp_path / "data" / "search_pimc.csv")
