@@ -127,6 +127,13 @@ def test_two_sides_play_the_same_game_either_way():
     b = ds.solve(position, table_bits=16)
     assert list(a.moves["value"]) == list(b.moves["value"]) and a.best == b.best
     assert a.side_values is None and a.sides == "max_n"
+    assert "(win) for side" in repr(a)
+
+
+def test_the_repr_says_how_three_sides_played():
+    position = _deal(ds.Rules.preset("block", players=3, max_pip=3, hand_size=3), random.Random(2))
+    assert "(win, max_n) for side" in repr(ds.solve(position, sides="max_n", table_bits=16))
+    assert "(points, coalition) for side" in repr(ds.solve(position, "points", table_bits=16))
 
 
 @pytest.mark.parametrize("bad", ["maxn", "max-n", None, 3])

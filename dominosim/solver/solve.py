@@ -96,7 +96,8 @@ class Solution:
     def __repr__(self) -> str:
         """One line: the value and the best moves."""
         best = ", ".join(f"{label(m.tile)} on {m.suit}" for m in self.best) or "none"
-        return (f"Solution(value={self.value} ({self.objective}, {self.sides}) for side "
+        how = f", {self.sides}" if self.position.rules.n_sides > 2 else ""  # two sides: one game
+        return (f"Solution(value={self.value} ({self.objective}{how}) for side "
                 f"{self.position.rules.side_of(max(self.position.to_move, 0))}, best: {best}, "
                 f"{len(self.moves)} moves, {self.nodes} nodes)")
 
