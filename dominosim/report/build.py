@@ -118,21 +118,30 @@ def compute_block_vs_draw(data: Path, sizes: dict) -> None:
     compute_ceiling(data, sizes)
 
 
-def compute_ceiling(data: Path, sizes: dict) -> None:
+def compute_ceiling(data: Path, sizes: dict, many_sides_only: bool = False) -> None:
     """The perfect-information ceiling of Block and Draw at 2, 3 and 4 players: ``ds.solve`` of
     each deal (every side for itself: max-n) beside ``pimc`` at every seat, deals added until
     every interval is within ``+-ceiling_precision``. Also the part ``ceiling`` alone
     (``--only ceiling``), which then redraws ``block_vs_draw.md`` from the other tables as they
-    are.
+    are. ``many_sides_only`` (``--ceiling-many-sides``) recomputes the games of three or more
+    sides alone and keeps the other rows of the table there: with two sides max-n and the
+    coalition are one game, so their rows do not change.
     """
     from ..rules import Rules
     from ..simulation.experiments import perfect_information_ceiling
 
+    path = data / "block_vs_draw_ceiling.csv"
+    kept = pd.read_csv(path).assign(sides="max_n") if many_sides_only else None
     rows = []
     for players in (2, 3, 4):
         for game in ("block", "draw"):
+            rules = Rules.preset(game, players=players)
+            if kept is not None and rules.n_sides == 2:
+                old = kept[(kept["game"] == game) & (kept["players"] == players)]
+                rows.append(old.iloc[0].to_dict())
+                continue
             t = perfect_information_ceiling(
-                Rules.preset(game, players=players), seed=SEED, pimc=sizes["pimc"],
+                rules, seed=SEED, pimc=sizes["pimc"],
                 precision=sizes["ceiling_precision"], batch=sizes["ceiling_batch"])
             t = t.set_index("quantity")
             rows.append({"game": game, "players": players, "strategy": sizes["pimc"],
@@ -141,8 +150,7 @@ def compute_ceiling(data: Path, sizes: dict) -> None:
                          **{f"{q}{suffix}": t.loc[q, col] for q in ("solve", "pimc", "gap")
                             for suffix, col in (("", "estimate"), ("_low", "ci_low"),
                                                 ("_high", "ci_high"))}})
-    pd.DataFrame(rows).to_csv(data / "block_vs_draw_ceiling.csv", index=False,
-                              float_format="%.6g")
+    pd.DataFrame(rows).to_csv(path, index=False, float_format="%.6g")
 
 
 def compute_strategies(data: Path, sizes: dict) -> None:
@@ -437,6 +445,9 @@ def main(argv: list[str] | None = None, prog: str = "python -m dominosim.report"
     parser.add_argument("--render-only", action="store_true",
                         help="draw the reports from the tables in OUT/data without playing")
     parser.add_argument("--quick", action="store_true", help="tiny sizes, for tests")
+    parser.add_argument("--ceiling-many-sides", action="store_true",
+                        help="with --only ceiling: recompute the games of three or more sides "
+                             "alone, keeping the two-sided rows of OUT/data")
     args = parser.parse_args(argv)
     import matplotlib
 
@@ -453,7 +464,7 @@ def main(argv: list[str] | None = None, prog: str = "python -m dominosim.report"
             elif part == "block_vs_draw":
                 compute_block_vs_draw(data, sizes)
             elif part == "ceiling":
-                compute_ceiling(data, sizes)
+                compute_ceiling(data, sizes, args.ceiling_many_sides)
             else:
                 compute_strategies(data, sizes)
         {"sweep": render_sweep, "block_vs_draw": render_block_vs_draw,

@@ -110,6 +110,7 @@ class Lazy(Quantities):
         self.hands: dict = {}
         self.scores: dict[tuple, tuple[int, int]] = {}
         self.index = {tile: t for t, tile in enumerate(self.tiles)}
+        self.mask_pips: dict = {}
         self.suits_at: dict = {}  # ends -> (playable suits, their mask)
         self.moves_of: dict = {}  # (hand mask, ends) -> legal moves
         self.ends_of: dict = {}  # (ends, move) -> (canonical ends after it, stitch-up)
@@ -166,6 +167,13 @@ class Lazy(Quantities):
         """Tiles held by each seat (the reference functions read only whether a hand is empty)."""
         return tuple(map(int.__add__, map(int.bit_count, known), hidden))
 
+    def pips_of(self, mask: int) -> int:
+        """The pips of the tiles of ``mask``."""
+        found = self.mask_pips.get(mask)
+        if found is None:
+            found = self.mask_pips[mask] = sum(self.pips[t] for t in _bits(mask))
+        return found
+
     def hand(self, mask: int) -> tuple:
         """The tiles of ``mask``, in id order."""
         found = self.hands.get(mask)
@@ -176,7 +184,7 @@ class Lazy(Quantities):
     def finish(self, pool, known, hidden, lack, out_seat: int) -> tuple:
         """The total of the hand's quantities over the completions of a finished hand."""
         pool, lack, _ = self.settled(pool, hidden, lack, 0)
-        shown = tuple(sum(self.pips[t] for t in _bits(k)) for k in known)
+        shown = tuple(map(self.pips_of, known))
         key = (pool, shown, hidden, lack, out_seat)
         found = self.finish_memo.get(key)
         if found is not None:
