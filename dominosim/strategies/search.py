@@ -34,6 +34,7 @@ True
 from __future__ import annotations
 
 import copy
+import threading
 from collections.abc import Sequence
 from typing import Any
 
@@ -142,6 +143,7 @@ class SearchStrategy:
         self.name = f"{self.builtin}:{self.budget}" + infer_suffix(self.infer)
         self.models: tuple[int, ...] = ()
         self._scratch: dict[Rules, tuple] = {}
+        self._lock = threading.Lock()
 
     def bound(self, lineup: Sequence[Any]) -> SearchStrategy:
         """The search with its models of the other seats read from the ``lineup`` (strategy
@@ -151,7 +153,7 @@ class SearchStrategy:
             return self
         bound = copy.copy(self)
         bound.models = tuple(model_code(s) for s in lineup)
-        bound._scratch = {}
+        bound._scratch, bound._lock = {}, threading.Lock()
         return bound
 
     @classmethod
@@ -221,6 +223,14 @@ class SearchStrategy:
         """The strategy's name, as a line-up writes it."""
         return f"SearchStrategy({self.name!r})"
 
+    def __getstate__(self) -> dict:
+        """What a pickle keeps: the strategy, not its arrays (rebuilt on first use) or its lock."""
+        return {k: v for k, v in self.__dict__.items() if k not in ("_scratch", "_lock")}
+
+    def __setstate__(self, state: dict) -> None:
+        """A strategy from its pickle, with new arrays and lock."""
+        self.__dict__.update(state, _scratch={}, _lock=threading.Lock())
+
     def _arrays(self, rules: Rules) -> tuple:
         if rules not in self._scratch:
             from ..fast.core.board import PUB_COLS
@@ -241,23 +251,24 @@ class SearchStrategy:
             return max(moves, key=heaviest_move)
         from ..fast.core.params import rule_params
         from ..fast.core.shape import Shape
+        from ..fast.search.infer import set_models
         from ..fast.search.search import Budget, Decision, decide
 
         rules = view.rules
-        ss, pub = self._arrays(rules)
-        board, n_pub = position_board(view, pub, self.omniscient)
         n = len(moves)
         move_arr = np.zeros((2, 2 * rules.n_tiles), dtype=np.int64)
         move_arr[0, :n] = [tile_id(m.tile) for m in moves]
         move_arr[1, :n] = [m.suit for m in moves]
-        from ..fast.search.infer import set_models
-
         models = np.array(self.models or [-1] * rules.players, dtype=np.int64)
-        set_models(models, view.seat, self.infer, ss.infer)
-        state = np.array([rng._state], dtype=np.uint64)
         budget = Budget(KINDS[self.kind], self.omniscient, self.budget)
-        decision = Decision(view.seat, n, move_arr, board, pub, n_pub)
-        k = int(decide(Shape.searching(rules), rule_params(rules), budget, decision, ss, state))
+        state = np.array([rng._state], dtype=np.uint64)
+        with self._lock:  # one object's arrays serve one decision at a time (threads share it)
+            ss, pub = self._arrays(rules)
+            board, n_pub = position_board(view, pub, self.omniscient)
+            set_models(models, view.seat, self.infer, ss.infer)
+            decision = Decision(view.seat, n, move_arr, board, pub, n_pub)
+            k = int(decide(Shape.searching(rules), rule_params(rules), budget, decision, ss,
+                           state))
         rng._state = int(state[0])
         if k < 0:
             raise RuntimeError(search_error(rules, k, self.max_nodes))
