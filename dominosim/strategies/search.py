@@ -249,6 +249,7 @@ class SearchStrategy:
         """The move whose sampled play-outs score best (the lead under ``opening='any'``: as ``bully``)."""
         if moves[0].suit < 0:  # the lead under opening='any'
             return max(moves, key=heaviest_move)
+        from ..fast.core.board import MOVE_ROWS, MOVE_SUIT, MOVE_TILE
         from ..fast.core.params import rule_params
         from ..fast.core.shape import Shape
         from ..fast.search.infer import set_models
@@ -256,9 +257,9 @@ class SearchStrategy:
 
         rules = view.rules
         n = len(moves)
-        move_arr = np.zeros((2, 2 * rules.n_tiles), dtype=np.int64)
-        move_arr[0, :n] = [tile_id(m.tile) for m in moves]
-        move_arr[1, :n] = [m.suit for m in moves]
+        move_arr = np.zeros((MOVE_ROWS, 2 * rules.n_tiles), dtype=np.int64)
+        move_arr[MOVE_TILE, :n] = [tile_id(m.tile) for m in moves]
+        move_arr[MOVE_SUIT, :n] = [m.suit for m in moves]
         models = np.array(self.models or [-1] * rules.players, dtype=np.int64)
         budget = Budget(KINDS[self.kind], self.omniscient, self.budget)
         state = np.array([rng._state], dtype=np.uint64)

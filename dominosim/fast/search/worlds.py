@@ -24,6 +24,7 @@ from ..core.board import (
     BONE_END,
     BONE_POS,
     KNOCKED,
+    MOVE_ROWS,
     N_ENDS,
     OUT,
     SEAT,
@@ -52,9 +53,9 @@ Budget = namedtuple("Budget", ["method", "omniscient", "size"])
 (``mc``: playouts per move; ``ismcts``: iterations; ``pimc``: sampled worlds)."""
 
 Decision = namedtuple("Decision", ["me", "n", "moves", "board", "pub", "n_pub"])
-"""What a search decides: seat ``me`` to move among its ``n`` legal moves (``moves[0, :n]`` the
-tiles, ``moves[1, :n]`` the suits, in canonical order) in the position ``board`` (a
-:class:`~dominosim.fast.core.board.Board`), after the public log ``pub[:n_pub]``."""
+"""What a search decides: seat ``me`` to move among its ``n`` legal moves (``moves[MOVE_TILE,
+:n]`` the tiles, ``moves[MOVE_SUIT, :n]`` the suits, in canonical order) in the position
+``board`` (a :class:`~dominosim.fast.core.board.Board`), after the public log ``pub[:n_pub]``."""
 
 SearchScratch = namedtuple("SearchScratch", ["dealt", "work", "root", "notes", "log", "rng",
                                              "totals", "moves", "tree", "value", "sampler",
@@ -71,7 +72,7 @@ inference's arrays (``infer``: :class:`~dominosim.fast.search.infer.Inference`) 
 def _search_arrays(t, p, n_events, nodes, states):
     return (make_board(t, p), make_board(t, p), np.zeros(len(AT_FIELDS), np.int64),
             make_notes(p), make_log(0, 0), np.zeros(p + 1, np.uint64),
-            np.zeros(6 * t, np.float64), np.zeros((2, 2 * t), np.int64),
+            np.zeros(6 * t, np.float64), np.zeros((MOVE_ROWS, 2 * t), np.int64),
             np.zeros((8, max(nodes, 1)), np.int64), np.zeros(max(nodes, 1), np.float64),
             make_sampler_scratch(t, p, n_events, states), make_inference(t, p, n_events))
 
