@@ -169,6 +169,50 @@ def test_diskcache_numba_saves_a_new_signature_inside_the_index_locks_window(tmp
     assert list(cache.rglob("kern.f-*.nbi")) and list(cache.rglob("kern.f-*.1.nbc"))
 
 
+def test_diskcache_index_lock_follows_the_compiler_locks_nesting(tmp_path):
+    """numba's events fed by hand: the file lock is taken when a compilation ends and dropped when
+    the compiler lock taken around it is released; a callee's save takes and drops it inside its
+    caller's compilation; a compilation ending inside a window (or a compiler lock taken there)
+    keeps it without waiting for itself."""
+    import fcntl
+    import threading
+
+    from numba.core.event import Event, EventStatus
+
+    from dominosim.fast.core.diskcache import COMPILE, COMPILER_LOCK, IndexLock
+
+    path = tmp_path / "numba-index.lock"
+    lock = IndexLock(path)
+
+    def free() -> bool:
+        fd = os.open(path, os.O_RDWR | os.O_CREAT)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            return True
+        except BlockingIOError:
+            return False
+        finally:
+            os.close(fd)
+
+    start, end = EventStatus.START, EventStatus.END
+    steps = [(COMPILER_LOCK, start, True), (COMPILER_LOCK, start, True),  # a kernel, its callee
+             (COMPILE, end, False), (COMPILER_LOCK, end, True),  # the callee saved
+             (COMPILE, end, False),  # the kernel compiled: its save's window
+             (COMPILER_LOCK, start, False), (COMPILER_LOCK, end, False),
+             (COMPILE, end, False), (COMPILER_LOCK, end, True)]  # the kernel saved
+    seen: list[bool] = []
+
+    def run() -> None:
+        for kind, status, _ in steps:
+            lock.notify(Event(kind, status))
+            seen.append(free())
+
+    worker = threading.Thread(target=run, daemon=True)
+    worker.start()
+    worker.join(20)
+    assert seen == [want for _, _, want in steps]  # and never waited for itself
+
+
 def test_kernels_of_random_and_styles_share_what_the_shape_shares():
     games = [ds.Rules.preset(name, players=2)
              for name in ("block", "draw", "cross", "ivory", "double_nine_cross")]

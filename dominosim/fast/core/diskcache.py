@@ -82,7 +82,7 @@ class IndexLock(numba_event.Listener):
         self.path = path
         self.local = threading.local()
 
-    def _state(self) -> tuple[list[int], list[tuple[int, int]]]:
+    def _state(self) -> tuple[list[int], list[tuple[int | None, int]]]:
         local = self.local
         if not hasattr(local, "depth"):
             local.depth, local.held = [0], []
@@ -99,13 +99,16 @@ class IndexLock(numba_event.Listener):
         depth, held = self._state()
         if event.kind == COMPILE:
             if depth[0] > 0 and fcntl is not None:
-                fd = self._acquire()
-                if fd is not None:
-                    held.append((fd, depth[0]))
+                # held already (a compilation ending inside another's window): flock on a second
+                # descriptor would wait for this very process, so the window only widens
+                fd = self._acquire() if not any(f is not None for f, _ in held) else None
+                held.append((fd, depth[0]))
             return
         depth[0] = max(0, depth[0] - 1)
         while held and held[-1][1] > depth[0]:
-            os.close(held.pop()[0])  # closing releases the lock
+            fd = held.pop()[0]
+            if fd is not None:
+                os.close(fd)  # closing releases the lock
 
     def _acquire(self) -> int | None:
         """The locked file's descriptor (None if the lock file cannot be opened: the save then
