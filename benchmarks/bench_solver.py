@@ -1,7 +1,8 @@
 """The perfect-information solver (issue 14): time to solve a full deal from its opening.
 
 Run ``python benchmarks/bench_solver.py`` (``--deals N`` deals per game, default 1,000;
-``--objective win|points``; ``--exact`` times ``ds.exact`` on every configuration of the validation
+``--objective win|points``; ``--sides coalition|max_n`` times the games of three or more sides
+instead, the sides playing so; ``--exact`` times ``ds.exact`` on every configuration of the validation
 table it can reach instead; ``--exact --styles`` under every enumerable line-up: ``random``, each
 deterministic style at every seat, and a mix of styles with ``random``). For each game it deals hands as the engines do (hand ``h`` of seed 0,
 redeals included), builds the position before the opening (``ds.Position.from_deal``, the
@@ -28,17 +29,24 @@ GAMES = {
     "Block 4p partnership, 7 tiles each": ds.Rules.preset("block", players=4, hand_size=7),
     "Draw 2p (14 in the boneyard)": ds.Rules.preset("draw", players=2),
 }
+SIDED_GAMES = {
+    "Block 3p": ds.Rules.preset("block", players=3),
+    "Draw 3p": ds.Rules.preset("draw", players=3),
+    "Draw 4p, each for itself": ds.Rules.preset("draw", players=4),
+}
+"""The games of three or more sides (``--sides``): the rows of the ceiling of
+``reports/block_vs_draw.md`` that max-n changes."""
 
 
-def bench(rules: ds.Rules, deals: int, objective: str) -> dict:
+def bench(rules: ds.Rules, deals: int, objective: str, sides: str = "coalition") -> dict:
     times, nodes = [], []
     for h in range(deals):
         hands, boneyard = deal(rules, hand_key(0, h))[-1]
         position = ds.Position.from_deal(rules, hands, boneyard)
         if h == 0:
-            ds.solve(position, objective=objective)  # compile
+            ds.solve(position, objective=objective, sides=sides)  # compile
         start = time.perf_counter()
-        solution = ds.solve(position, objective=objective)
+        solution = ds.solve(position, objective=objective, sides=sides)
         times.append(time.perf_counter() - start)
         nodes.append(solution.nodes)
     t = np.array(times) * 1000
@@ -144,6 +152,8 @@ def main() -> None:
     parser.add_argument("--objective", default="win", choices=["win", "points"])
     parser.add_argument("--exact", action="store_true")
     parser.add_argument("--styles", action="store_true")
+    parser.add_argument("--sides", choices=["coalition", "max_n"],
+                        help="time the games of three or more sides, the sides playing so")
     args = parser.parse_args()
     if args.analyze:
         bench_analyze(20, args.event, 0.02)
@@ -151,11 +161,13 @@ def main() -> None:
     if args.exact:
         bench_exact(args.styles)
         return
-    print(f"### ds.solve from the opening, objective {args.objective!r}, {args.deals} deals\n")
+    sides = args.sides or "coalition"
+    print(f"### ds.solve from the opening, objective {args.objective!r}, sides {sides!r}, "
+          f"{args.deals} deals\n")
     print("| game | median ms | p90 ms | worst ms | median nodes | worst nodes |")
     print("|---|---:|---:|---:|---:|---:|")
-    for name, rules in GAMES.items():
-        r = bench(rules, args.deals, args.objective)
+    for name, rules in (SIDED_GAMES if args.sides else GAMES).items():
+        r = bench(rules, args.deals, args.objective, sides)
         print(f"| {name} | {r['median ms']:.1f} | {r['p90 ms']:.1f} | {r['worst ms']:.0f} | "
               f"{r['median nodes']:,} | {r['worst nodes']:,} |", flush=True)
 

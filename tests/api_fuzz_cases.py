@@ -39,6 +39,7 @@ def _player_file() -> str:
 def cases() -> dict[str, tuple]:
     """``name: (callable, positional args, keyword args)``: a call that works and is fast."""
     log, position = _log(), _position()
+    ds.simulate(SMALL, "random", 2)  # warm's kernel, in this process: warming it compiles nothing
     return {
         "analyze": (ds.analyze, (position,), {"budget": 20, "n_jobs": 1}),
         "ISMCTS": (ds.ISMCTS, (), {"iterations": 10}),
@@ -83,6 +84,7 @@ def cases() -> dict[str, tuple]:
         "learn": (ds.learn, (SMALL,), {"positions": 10, "rounds": 1, "eval_deals": 10,
                                        "n_jobs": 1, "progress": False}),
         "best_response": (ds.best_response, (TINY, "random"), {}),
+        "warm": (ds.warm, (SMALL, "random"), {"keep": "rows", "n_jobs": 1, "progress": False}),
     }
 
 

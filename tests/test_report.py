@@ -61,8 +61,24 @@ def test_report_quick_parts_run_end_to_end(tmp_path, part):
     if part == "block_vs_draw":  # the perfect-information ceiling, each game with its deals
         ceiling = pd.read_csv(tmp_path / "data" / "block_vs_draw_ceiling.csv")
         assert len(ceiling) == 6 and (ceiling["deals"] >= 10).all()
+        assert (ceiling["sides"] == "max_n").all()
         assert "## The perfect-information ceiling" in text and "every seat `pimc:2`" in text
     else:  # pimc among the search strategies
         pimc = pd.read_csv(tmp_path / "data" / "search_pimc.csv")
         assert set(pimc["b"]) == {"random", "ismcts:1000"}
         assert "| pimc:2 | ismcts:1000 |" in text
+
+
+def test_report_ceiling_recomputes_only_the_games_of_many_sides(tmp_path):
+    copy = tmp_path / "reports"
+    shutil.copytree(REPORTS, copy)
+    before = pd.read_csv(REPORTS / "data" / "block_vs_draw_ceiling.csv")
+    report.main(["--out", str(copy), "--quick", "--only", "ceiling", "--ceiling-many-sides"])
+    after = pd.read_csv(copy / "data" / "block_vs_draw_ceiling.csv")
+    assert list(zip(after["game"], after["players"])) == list(zip(before["game"],
+                                                                  before["players"]))
+    many = (after["players"] == 3) | ((after["game"] == "draw") & (after["players"] == 4))
+    numbers = [c for c in before.columns if c not in ("game", "players", "strategy", "sides")]
+    assert after.loc[~many, numbers].equals(before.loc[~many, numbers])  # two sides: kept
+    assert (after.loc[many, "strategy"] == "pimc:2").all() and (after["sides"] == "max_n").all()
+    assert "every side plays for itself" in (copy / "block_vs_draw.md").read_text()

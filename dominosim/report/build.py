@@ -54,7 +54,7 @@ SIZES = {
               "ceiling_precision": 0.5, "ceiling_batch": 10},
 }
 SEED = 2026
-PARTS = ("sweep", "block_vs_draw", "strategies")
+PARTS = ("sweep", "block_vs_draw", "ceiling", "strategies")
 
 
 def _fmt(value: float, low: float, high: float, digits: int = 4, signed: bool = True) -> str:
@@ -123,28 +123,39 @@ def compute_block_vs_draw(data: Path, sizes: dict) -> None:
     compute_ceiling(data, sizes)
 
 
-def compute_ceiling(data: Path, sizes: dict) -> None:
+def compute_ceiling(data: Path, sizes: dict, many_sides_only: bool = False) -> None:
     """The perfect-information ceiling of Block and Draw at 2, 3 and 4 players: ``ds.solve`` of
-    each deal beside ``pimc`` at every seat, deals added until every interval is within
-    ``+-ceiling_precision``.
+    each deal (every side for itself: max-n) beside ``pimc`` at every seat, deals added until
+    every interval is within ``+-ceiling_precision``. Also the part ``ceiling`` alone
+    (``--only ceiling``), which then redraws ``block_vs_draw.md`` from the other tables as they
+    are. ``many_sides_only`` (``--ceiling-many-sides``) recomputes the games of three or more
+    sides alone and keeps the other rows of the table there: with two sides max-n and the
+    coalition are one game, so their rows do not change.
     """
     from ..rules import Rules
     from ..simulation.experiments import perfect_information_ceiling
 
+    path = data / "block_vs_draw_ceiling.csv"
+    kept = pd.read_csv(path).assign(sides="max_n") if many_sides_only else None
     rows = []
     for players in (2, 3, 4):
         for game in ("block", "draw"):
+            rules = Rules.preset(game, players=players)
+            if kept is not None and rules.n_sides == 2:
+                old = kept[(kept["game"] == game) & (kept["players"] == players)]
+                rows.append(old.iloc[0].to_dict())
+                continue
             t = perfect_information_ceiling(
-                Rules.preset(game, players=players), seed=SEED, pimc=sizes["pimc"],
+                rules, seed=SEED, pimc=sizes["pimc"],
                 precision=sizes["ceiling_precision"], batch=sizes["ceiling_batch"])
             t = t.set_index("quantity")
             rows.append({"game": game, "players": players, "strategy": sizes["pimc"],
+                         "sides": "max_n",
                          "deals": int(t.loc["solve", "n_deals"]),
                          **{f"{q}{suffix}": t.loc[q, col] for q in ("solve", "pimc", "gap")
                             for suffix, col in (("", "estimate"), ("_low", "ci_low"),
                                                 ("_high", "ci_high"))}})
-    pd.DataFrame(rows).to_csv(data / "block_vs_draw_ceiling.csv", index=False,
-                              float_format="%.6g")
+    pd.DataFrame(rows).to_csv(path, index=False, float_format="%.6g")
 
 
 def compute_strategies(data: Path, sizes: dict) -> None:
@@ -302,19 +313,25 @@ def _ceiling_section(data: Path) -> str:
                                         for r in c.itertuples()]})
     return (
         "## The perfect-information ceiling\n\n"
-        "The opener's side's result (1 a win, 1/2 a tie, 0 a loss) on the same deals, two ways: "
+        "The opener's side's result (1 a win, 0 a loss, a tie shared equally by the tied sides: "
+        "a half between two) on the same deals, two ways: "
         "with every hand and the boneyard's order known to all and every seat playing perfectly "
-        "(`ds.solve` of the deal before the opening), and with the tiles hidden as in play and "
+        "(`ds.solve(..., sides=\"max_n\")` of the deal before the opening: every side plays for "
+        "its own result, the first of equally good moves in canonical order), and with the tiles "
+        "hidden as in play and "
         f"every seat playing `{pimc}` (perfect-information Monte Carlo: the same solver on "
         f"{pimc.split(':')[1]} worlds sampled exactly from what the seat can see). The gap, "
         "paired deal by deal, is how far hidden tiles move the result from its perfect-"
         "information value for players who reason perfectly from what they see; the omniscient "
         "search's value of information above is the same question for a Monte Carlo player. "
-        "With three or more sides (three players, or four playing alone as in Draw 4p) "
-        "`ds.solve` lets the other sides play as one coalition against the opener's side, so "
-        "its value is what that side can guarantee, near zero, and the gap there measures the "
-        "coalition more than the information; the two-sided games (2 players, Block 4p in "
-        "partnership) compare like with like. "
+        "With three or more sides (three players, or four playing alone as in Draw 4p) every "
+        "side plays for itself in both columns, as in play: by max-n under perfect "
+        "information, and by its own `pimc` decisions with hidden tiles (whose solves of each "
+        "sampled world let the other sides play as one coalition against the seat deciding). "
+        "An earlier version of this table let the other sides play as one coalition against the "
+        "opener's side under perfect information too (`sides=\"coalition\"`: what that side can "
+        "guarantee, near zero at three or more sides); with two sides (2 players, Block 4p in "
+        "partnership) the two are the same game. "
         f"Deals were added until every interval was within +-0.02 (the widest is +-{widest:.3f})."
         "\n\n"
         + markdown_table(rows) + "\n\n")
@@ -433,6 +450,9 @@ def main(argv: list[str] | None = None, prog: str = "python -m dominosim.report"
     parser.add_argument("--render-only", action="store_true",
                         help="draw the reports from the tables in OUT/data without playing")
     parser.add_argument("--quick", action="store_true", help="tiny sizes, for tests")
+    parser.add_argument("--ceiling-many-sides", action="store_true",
+                        help="with --only ceiling: recompute the games of three or more sides "
+                             "alone, keeping the two-sided rows of OUT/data")
     args = parser.parse_args(argv)
     import matplotlib
 
@@ -448,10 +468,12 @@ def main(argv: list[str] | None = None, prog: str = "python -m dominosim.report"
                 compute_sweep(Path(args.sweep), data)
             elif part == "block_vs_draw":
                 compute_block_vs_draw(data, sizes)
+            elif part == "ceiling":
+                compute_ceiling(data, sizes, args.ceiling_many_sides)
             else:
                 compute_strategies(data, sizes)
         {"sweep": render_sweep, "block_vs_draw": render_block_vs_draw,
-         "strategies": render_strategies}[part](data, out)
+         "ceiling": render_block_vs_draw, "strategies": render_strategies}[part](data, out)
     if (data / "exploitability.csv").exists():  # computed by python -m dominosim.report.exploitability
         exploitability.render(data, out)
     from . import skilled, strength  # here: each is also run as ``python -m``, which warns

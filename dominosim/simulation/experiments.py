@@ -61,6 +61,7 @@ from ..progress import bar, want_progress
 from ..reference.game import GameState, opens_with_double
 from ..reference.hand import HandLog
 from ..rules import Rules
+from ..stats import side_shares
 from ..strategies.sampler import count_consistent
 from ..strategies.view import view_of
 
@@ -416,7 +417,7 @@ def _uncertainty_row(game: str, p: int, n_hands: int, plays: int, strategy: str,
 
 
 def perfect_information_ceiling(rules: Rules, seed: int = 0, *, pimc: str = "pimc:10",
-                                precision: float = 0.02, batch: int = 500,
+                                sides: str = "max_n", precision: float = 0.02, batch: int = 500,
                                 max_deals: int = 20_000, confidence: float = 0.95,
                                 progress: bool | None = None) -> pd.DataFrame:
     """The opener's side's result when every tile is known and every seat plays perfectly
@@ -424,9 +425,12 @@ def perfect_information_ceiling(rules: Rules, seed: int = 0, *, pimc: str = "pim
     (the same solver on sampled worlds of what it can see), deal by deal.
 
     Deal ``h`` is the deal of hand ``h`` of the run seeded ``seed`` (both engines deal it so);
-    its perfect-information value is the ``win`` value (1 a win, 1/2 a tie, 0 a loss) of the
-    position before the opening, for the opener's side, with the boneyard's order known; its
-    ``pimc`` value is the same side's result in that hand played by ``pimc`` at every seat. The gap
+    its perfect-information value is the ``win`` value (1 a win, 0 a loss, a tie shared equally by
+    the tied sides) of the position before the opening, for the opener's side, with the boneyard's
+    order known and the sides playing as ``sides`` says (:func:`dominosim.solve`: ``'max_n'``, each
+    side for itself, or ``'coalition'``, the others together against the opener's side; the same
+    with two sides); its ``pimc`` value is the same side's share of that hand played by ``pimc``
+    at every seat. The gap
     (solve minus pimc, paired by deal) is what hidden tiles cost a player who reasons perfectly
     from what it sees. Deals are added ``batch`` at a time until every interval is within
     ``+-precision`` (or ``max_deals`` are played).
@@ -450,9 +454,12 @@ def perfect_information_ceiling(rules: Rules, seed: int = 0, *, pimc: str = "pim
     from ..reference.hand import deal
     from ..rng import hand_key
     from ..solver import Position, solve
+    from ..solver.solve import SIDES
     from .play import check_count, check_rules, simulate
 
     rules = check_rules(rules)
+    if not isinstance(sides, str) or sides not in SIDES:
+        raise refuse("sides", "one of 'coalition', 'max_n'", sides)
     check_count("batch", batch, low=2)
     check_count("max_deals", max_deals, low=batch)
     confidence = check_confidence(confidence)
@@ -466,12 +473,13 @@ def perfect_information_ceiling(rules: Rules, seed: int = 0, *, pimc: str = "pim
             start = len(solved)
             for h in range(start, start + batch):
                 hands, boneyard = deal(rules, hand_key(seed, h))[-1]
-                solved.append(float(solve(Position.from_deal(rules, hands, boneyard)).value))
+                position = Position.from_deal(rules, hands, boneyard)
+                solved.append(float(solve(position, sides=sides).value))
             hands_df = simulate(rules, pimc, n_hands=batch, seed=seed, start=start)
             assert isinstance(hands_df, pd.DataFrame)  # keep="rows"
-            side = hands_df["opener"].map(rules.side_of)
-            won = hands_df["winning_side"]
-            played += np.where(won < 0, 0.5, (won == side).astype(float)).tolist()
+            side = hands_df["opener"].map(rules.side_of).to_numpy()
+            shares = side_shares(hands_df, rules.players, rules.partnerships)
+            played += shares[np.arange(len(side)), side].tolist()
             shown.update(batch)
             table = _ceiling_table(np.array(solved), np.array(played), z)
             if (table["ci_high"] - table["estimate"] <= precision).all():

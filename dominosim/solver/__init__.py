@@ -7,6 +7,8 @@
   under ``random``, every deal, choice and draw enumerated;
 * :func:`best_response` (:mod:`~dominosim.solver.best_response`): the exact best reply to a
   strategy on a small two-player rule set, and how much it gains (its exploitability);
+* :func:`~dominosim.solver.game_value.game_value` (:mod:`~dominosim.solver.game_value`): the value
+  of a small two-player game under optimal play of both seats (the sequence-form linear program);
 * :func:`analyze` (:mod:`~dominosim.solver.analyze`): every move's value from what one seat sees
   (perfect-information Monte Carlo or play-outs), with 95% intervals;
 * :func:`PIMC`: the ``pimc`` search strategy (defined with the other searches in

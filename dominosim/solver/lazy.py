@@ -109,6 +109,11 @@ class Lazy(Quantities):
         self.settled_of: dict = {}
         self.hands: dict = {}
         self.scores: dict[tuple, tuple[int, int]] = {}
+        self.index = {tile: t for t, tile in enumerate(self.tiles)}
+        self.mask_pips: dict = {}
+        self.suits_at: dict = {}  # ends -> (playable suits, their mask)
+        self.moves_of: dict = {}  # (hand mask, ends) -> legal moves
+        self.ends_of: dict = {}  # (ends, move) -> (canonical ends after it, stitch-up)
 
     # ------------------------------------------------------------------ completions
     def completions(self, pool: int, hidden: tuple, lack: tuple) -> int:
@@ -160,7 +165,14 @@ class Lazy(Quantities):
     # ------------------------------------------------------------------ the hand
     def held(self, known: tuple, hidden: tuple) -> tuple:
         """Tiles held by each seat (the reference functions read only whether a hand is empty)."""
-        return tuple(k.bit_count() + h for k, h in zip(known, hidden, strict=True))
+        return tuple(map(int.__add__, map(int.bit_count, known), hidden))
+
+    def pips_of(self, mask: int) -> int:
+        """The pips of the tiles of ``mask``."""
+        found = self.mask_pips.get(mask)
+        if found is None:
+            found = self.mask_pips[mask] = sum(self.pips[t] for t in _bits(mask))
+        return found
 
     def hand(self, mask: int) -> tuple:
         """The tiles of ``mask``, in id order."""
@@ -172,7 +184,7 @@ class Lazy(Quantities):
     def finish(self, pool, known, hidden, lack, out_seat: int) -> tuple:
         """The total of the hand's quantities over the completions of a finished hand."""
         pool, lack, _ = self.settled(pool, hidden, lack, 0)
-        shown = tuple(sum(self.pips[t] for t in _bits(k)) for k in known)
+        shown = tuple(map(self.pips_of, known))
         key = (pool, shown, hidden, lack, out_seat)
         found = self.finish_memo.get(key)
         if found is not None:
@@ -191,7 +203,7 @@ class Lazy(Quantities):
 
     def opened(self, pool, known, hidden, lack, bone, seat: int, tile) -> tuple:
         """The total from the opening play of ``tile`` (revealed in ``seat``'s hand) on."""
-        t = self.tiles.index(tile)
+        t = self.index[tile]
         known = known[:seat] + (known[seat] & ~(1 << t),) + known[seat + 1:]
         ends = self.canonical(opening_ends(self.rules, tile))
         pub = self.start_pub()
@@ -259,14 +271,19 @@ class Lazy(Quantities):
 
     def _rest(self, pool, known, hidden, lack, bone, ends, seat, knocked, drew, pub) -> tuple:
         rules = self.rules
-        suits = playable_suits(rules, ends)
-        want = sum(1 << v for v in suits)
+        found = self.suits_at.get(ends)
+        if found is None:
+            suits = playable_suits(rules, ends)
+            found = self.suits_at[ends] = (suits, sum(1 << v for v in suits))
+        suits, want = found
         if hidden[seat] and want & ~lack[seat] & self.present(pool):
             # reveal the unrevealed tiles of the seat that hold a playable suit
             return self.reveal(pool, known, hidden, lack, bone, ends, seat, knocked, drew, pub,
                                want)
-        hand = self.hand(known[seat])
-        moves = legal_moves(rules, hand, ends)
+        moves = self.moves_of.get((known[seat], ends))
+        if moves is None:
+            moves = self.moves_of[(known[seat], ends)] = legal_moves(rules, self.hand(known[seat]),
+                                                                     ends)
         n = self.completions(pool, hidden, lack)
         if moves:
             style = self.styles[seat]
@@ -340,13 +357,18 @@ class Lazy(Quantities):
 
     def play(self, pool, known, hidden, lack, bone, ends, seat, pub, move, n) -> tuple:
         """The total after ``seat`` plays ``move`` (``n`` completions)."""
-        t = self.tiles.index(move.tile)
-        new_ends, _ = ends_after(self.rules, ends, move)
+        t = self.index[move.tile]
+        found = self.ends_of.get((ends, move))
+        if found is None:
+            new_ends, _ = ends_after(self.rules, ends, move)
+            found = self.ends_of[(ends, move)] = (self.canonical(new_ends),
+                                                  is_stitch_up([e.suit for e in new_ends]))
+        new_ends, stitched = found
         known = known[:seat] + (known[seat] & ~(1 << t),) + known[seat + 1:]
-        v = self.after(pool, known, hidden, lack, bone, self.canonical(new_ends), seat,
+        v = self.after(pool, known, hidden, lack, bone, new_ends, seat,
                        self.played(pub, seat, move.tile))
         v = plus(v, self.PLAYS, n)
-        if is_stitch_up([e.suit for e in new_ends]):
+        if stitched:
             v = plus(v, self.STITCH + seat, n)
         return v
 

@@ -1,12 +1,15 @@
 """The perfect-information solver: :func:`solve` a :class:`~dominosim.solver.Position`.
 
 Every hand and the boneyard's order are known to all and every seat plays perfectly. With two
-sides (two players, or two partnerships) this is the zero-sum minimax of the hand; with three or
-more sides the other sides play as one coalition minimising the value of the side to move (the
-pessimistic value: what that side can guarantee whatever the others do). The search is compiled
-(:mod:`dominosim.fast.search.solve`): alpha-beta with a transposition table and move ordering, applying
-moves by the compiled engine's one turn, so every game and rule option is solved by the rules the
-engines play.
+sides (two players, or two partnerships) this is the zero-sum minimax of the hand. With three or
+more sides, ``sides='max_n'`` lets every side play for its own result (max-n: each seat picks the
+move best for its own side, the first in canonical move order among equal ones), and
+``sides='coalition'`` (the default) lets the other sides play as one coalition minimising the value
+of the side to move (the pessimistic value: what that side can guarantee whatever the others do).
+The searches are compiled (:mod:`dominosim.fast.search.solve`: alpha-beta with a transposition table
+and move ordering; :mod:`dominosim.fast.search.maxn`: max-n with a transposition table and shallow
+pruning), applying moves by the compiled engine's one turn, so every game and rule option is solved
+by the rules the engines play.
 
 Examples
 --------
@@ -25,6 +28,7 @@ from __future__ import annotations
 
 import threading
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Any
 
 import numpy as np
@@ -37,6 +41,7 @@ from .bounds import check_memory, stoppable, table_bytes
 from .position import Position
 
 OBJECTIVES = ("win", "points")
+SIDES = ("coalition", "max_n")
 DEFAULT_MAX_NODES = 200_000_000
 DEFAULT_TABLE_BITS = 22
 DEFAULT_MAX_MEMORY = 1 << 30
@@ -71,6 +76,12 @@ class Solution:
         among the ``best``.
     nodes : int
         Positions the search visited.
+    sides : str
+        How the sides played: ``'coalition'`` or ``'max_n'`` (see :func:`solve`).
+    side_values : tuple or None
+        Under ``'max_n'``: every side's result (``win``: a :class:`~fractions.Fraction`) when the
+        seat to move plays the first of :attr:`best` and everyone plays on by max-n; None under
+        ``'coalition'``.
     """
 
     position: Position
@@ -79,11 +90,14 @@ class Solution:
     best: list[Move] = field(default_factory=list)
     moves: pd.DataFrame = field(default_factory=pd.DataFrame)
     nodes: int = 0
+    sides: str = "coalition"
+    side_values: tuple | None = None
 
     def __repr__(self) -> str:
         """One line: the value and the best moves."""
         best = ", ".join(f"{label(m.tile)} on {m.suit}" for m in self.best) or "none"
-        return (f"Solution(value={self.value} ({self.objective}) for side "
+        how = f", {self.sides}" if self.position.rules.n_sides > 2 else ""  # two sides: one game
+        return (f"Solution(value={self.value} ({self.objective}{how}) for side "
                 f"{self.position.rules.side_of(max(self.position.to_move, 0))}, best: {best}, "
                 f"{len(self.moves)} moves, {self.nodes} nodes)")
 
@@ -128,8 +142,8 @@ def load_root(state: GameState, stack, rp) -> None:
             getattr(stack, name)[0] = value
 
 
-def solve(position: Position, objective: str = "win", *, max_nodes: int = DEFAULT_MAX_NODES,
-          table_bits: int = DEFAULT_TABLE_BITS,
+def solve(position: Position, objective: str = "win", *, sides: str = "coalition",
+          max_nodes: int = DEFAULT_MAX_NODES, table_bits: int = DEFAULT_TABLE_BITS,
           max_memory: int | None = DEFAULT_MAX_MEMORY) -> Solution:
     """The value of ``position`` for the side of the seat to move, with every hand and the
     boneyard's order known to all and every seat playing perfectly.
@@ -140,8 +154,16 @@ def solve(position: Position, objective: str = "win", *, max_nodes: int = DEFAUL
         From :meth:`Position.from_deal <dominosim.solver.Position.from_deal>` or
         ``log.position(k)``; a seat that must draw or knock does so first.
     objective : {'win', 'points'}
-        ``'win'``: 1 for a win, 1/2 for a tie, 0 for a loss. ``'points'``: the points the side
-        scores in the hand by the rule book's scoring, negative when another side wins.
+        ``'win'``: 1 for a win, 1/2 for a tie, 0 for a loss (under ``sides='max_n'``: 1/k each in
+        a k-way tie, as the rule book shares ties). ``'points'``: the points the side scores in
+        the hand by the rule book's scoring, negative (the winner's points) when another side wins.
+    sides : {'coalition', 'max_n'}
+        How three or more sides play (two sides play the zero-sum minimax either way, and both
+        give the same values). ``'coalition'``: the other sides play as one coalition minimising
+        the value of the side to move, so :attr:`Solution.value` is what that side can guarantee
+        whatever the others do. ``'max_n'``: every seat plays the move best for its own side's
+        result; among moves of equal value to its side it plays the first in canonical move
+        order (tile id, then suit), a choice that can change the other sides' results.
     max_nodes : int
         The search stops, and refuses the position, past this many nodes (1 to 2**62): the
         bound of its time (a few million nodes a second).
@@ -154,14 +176,15 @@ def solve(position: Position, objective: str = "win", *, max_nodes: int = DEFAUL
     Returns
     -------
     Solution
-        ``.value``, ``.best`` (the best moves), ``.moves`` (every legal move with its value).
+        ``.value``, ``.best`` (the best moves), ``.moves`` (every legal move with its value to
+        the side to move), and under ``'max_n'`` ``.side_values`` (every side's result).
 
     Notes
     -----
-    Two sides: the zero-sum minimax. Three or more: the others are one coalition minimising the
-    side to move's value. Draws are forced and known (the boneyard's order is part of the
-    position). A finished hand is refused (it has no seat to move), and so is a position whose
-    hidden tiles are not known (a typed-in hand: see :func:`dominosim.analyze`).
+    Draws are forced and known (the boneyard's order is part of the position). A finished hand is
+    refused (it has no seat to move), and so is a position whose hidden tiles are not known (a
+    typed-in hand: see :func:`dominosim.analyze`). The max-n search keeps no alpha-beta window,
+    so it visits more positions than the coalition's search of the same position.
 
     Ctrl-C stops the search within a fraction of a second (``KeyboardInterrupt``). Calls from
     several threads at once are safe: each thread has its own table (``max_memory`` each).
@@ -173,12 +196,24 @@ def solve(position: Position, objective: str = "win", *, max_nodes: int = DEFAUL
     >>> s = ds.solve(log.position(20), objective="points")
     >>> set(s.moves.columns) >= {"move", "value", "best"}, bool(s.value == s.moves["value"].max())
     (True, True)
+
+    Three players each playing for themselves: seat 0 wins, although the other two together
+    could stop it.
+
+    >>> rules = ds.Rules.preset("block", players=3, max_pip=3, hand_size=3)
+    >>> pos = ds.Position.from_deal(rules, [[(0, 2), (0, 3), (3, 3)], [(0, 0), (1, 1), (2, 3)],
+    ...                                     [(0, 1), (2, 2), (1, 3)]])
+    >>> m = ds.solve(pos, sides="max_n")
+    >>> m.value, [str(v) for v in m.side_values], ds.solve(pos, sides="coalition").value
+    (1.0, ['1', '0', '0'], 0.0)
     """
     if not isinstance(position, Position):
         raise refuse("position", "a Position (from ds.Position.from_deal or log.position(k))",
                      type(position).__name__)
     if objective not in OBJECTIVES:
         raise refuse("objective", "one of 'win', 'points'", objective)
+    if not isinstance(sides, str) or sides not in SIDES:
+        raise refuse("sides", "one of 'coalition', 'max_n'", sides)
     max_nodes = check_limit("max_nodes", max_nodes)
     if isinstance(table_bits, bool) or not isinstance(table_bits, int) or \
             not 16 <= table_bits <= 26:
@@ -192,19 +227,30 @@ def solve(position: Position, objective: str = "win", *, max_nodes: int = DEFAUL
     if position.over:
         raise refuse("position", "a hand in progress", f"a finished hand ({position.outcome})")
     moves = position.legal_moves()
-    values, nodes = solve_state(position.state, moves, objective, max_nodes, table_bits)
-    scale = 2 if objective == "win" else 1
-    vals = [int(v) / scale if objective == "win" else int(v) for v in values]
-    top = max(vals)
-    best = [m for m, v in zip(moves, vals, strict=True) if v == top]
+    rules = position.rules
+    side_values = None
+    if sides == "max_n" and rules.n_sides > 2:
+        codes, nodes = solve_state_maxn(position.state, moves, objective, max_nodes, table_bits)
+        mover = rules.side_of(position.to_move)
+        results = [shares(int(c), objective, rules.n_sides) for c in codes]
+        exact = [r[mover] for r in results]
+        top = max(exact)
+        side_values = tuple(results[exact.index(top)])  # the first best move in canonical order
+        vals = [float(v) if objective == "win" else int(v) for v in exact]
+        is_best = [v == top for v in exact]
+    else:
+        values, nodes = solve_state(position.state, moves, objective, max_nodes, table_bits)
+        vals = [int(v) / 2 if objective == "win" else int(v) for v in values]
+        is_best = [v == max(vals) for v in vals]
+    best = [m for m, b in zip(moves, is_best, strict=True) if b]
     frame = pd.DataFrame({
         "move": [label(m.tile) for m in moves],
         "tile": [m.tile for m in moves],
         "suit": [m.suit for m in moves],
         "value": vals,
-        "best": [v == top for v in vals],
+        "best": is_best,
     })
-    return Solution(position, objective, top, best, frame, nodes)
+    return Solution(position, objective, max(vals), best, frame, nodes, sides, side_values)
 
 
 def solve_state(state: GameState, moves: list[Move], objective: str,
@@ -215,6 +261,44 @@ def solve_state(state: GameState, moves: list[Move], objective: str,
     the ``pimc`` strategy's objective: ``win * WIN_UNIT + points``, see
     :mod:`dominosim.fast.search.solve`) and the nodes visited. Arguments are not checked (see
     :func:`solve`).
+    """
+    from ..fast.search.solve import solve_root
+
+    return _run(solve_root, state, moves, objective, max_nodes, table_bits)
+
+
+def solve_state_maxn(state: GameState, moves: list[Move], objective: str,
+                     max_nodes: int = DEFAULT_MAX_NODES, table_bits: int = DEFAULT_TABLE_BITS
+                     ) -> tuple[np.ndarray, int]:
+    """The compiled max-n search (:mod:`dominosim.fast.search.maxn`) on a reference state whose
+    seat to move has the legal ``moves`` (or opens): each move's outcome as a code (decoded by
+    :func:`shares`) and the nodes visited. Arguments are not checked (see :func:`solve`).
+    """
+    from ..fast.search.maxn import solve_root_maxn
+
+    return _run(solve_root_maxn, state, moves, objective, max_nodes, table_bits)
+
+
+def shares(code: int, objective: str, sides: int) -> list[Fraction | int]:
+    """What the outcome ``code`` of the max-n search is worth to each side: under ``win`` 1 to the
+    sole winner, ``1/k`` to each of ``k`` tied sides, 0 to the others; under ``points`` the
+    winner's points, their negative to every other side, 0 to all in a tie.
+    """
+    from ..fast.search.maxn import MASK_BITS
+
+    mask, points = code & ((1 << MASK_BITS) - 1), code >> MASK_BITS
+    won = [k for k in range(sides) if mask >> k & 1]
+    if objective == "win":
+        return [Fraction(1, len(won)) if k in won else Fraction(0) for k in range(sides)]
+    if len(won) > 1:
+        return [0] * sides
+    return [points if k in won else -points for k in range(sides)]
+
+
+def _run(kernel, state: GameState, moves: list[Move], objective: str, max_nodes: int,
+         table_bits: int) -> tuple[np.ndarray, int]:
+    """Load ``state`` into the solver's stack and run ``kernel`` (``solve_root`` or
+    ``solve_root_maxn``) on each of ``moves``: the values it writes and the nodes visited.
     """
     from ..fast.core.params import rule_params
     from ..fast.core.shape import Shape
@@ -232,7 +316,6 @@ def solve_state(state: GameState, moves: list[Move], objective: str,
         OBJ_POINTS,
         OBJ_WIN,
         OBJ_WIN_POINTS,
-        solve_root,
     )
     from ..strategies.search import search_error
 
@@ -261,8 +344,8 @@ def solve_state(state: GameState, moves: list[Move], objective: str,
     suits = np.array([m.suit if kind == KIND_PLAY else -1 for m in moves], dtype=np.int64)
     kinds = np.full(len(moves), kind, dtype=np.int64)
     values = np.zeros(len(moves), dtype=np.int64)
-    solved = stoppable(lambda: solve_root(core, rp, stack, np.int64(seat), tiles, suits, kinds,
-                                          values), [stack])
+    solved = stoppable(lambda: kernel(core, rp, stack, np.int64(seat), tiles, suits, kinds,
+                                      values), [stack])
     if not solved:
         held = sum(len(h) for h in state.hands)
         raise SolverLimit(
@@ -272,4 +355,4 @@ def solve_state(state: GameState, moves: list[Move], objective: str,
     return values, int(ctl[C_NODES])
 
 
-__all__ = ["OBJECTIVES", "Solution", "SolverLimit", "solve"]
+__all__ = ["OBJECTIVES", "SIDES", "Solution", "SolverLimit", "solve"]

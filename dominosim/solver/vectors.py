@@ -61,12 +61,8 @@ def total(vectors: list, k: int = 1) -> tuple:
     if not vectors:
         raise ValueError("The value for `vectors` must hold a vector, but none was passed.")
     den = math.lcm(*(d for d, _ in vectors))
-    sums = [0] * len(vectors[0][1])
-    for d, nums in vectors:
-        f = den // d
-        for i, x in enumerate(nums):
-            if x:
-                sums[i] += x * f
+    sums = [sum(column) for column in zip(*(nums if d == den else [x * (den // d) for x in nums]
+                                            for d, nums in vectors))]
     den *= k
     g = math.gcd(den, *sums)
     return den // g, tuple(x // g for x in sums)
