@@ -80,6 +80,28 @@ def check_confidence(confidence: Any) -> float:
     return check_fraction("confidence", confidence, "such as 0.95")
 
 
+MB = 1 << 20
+DEFAULT_MAX_MEMORY = 1 << 30
+"""The most bytes a solve's table, an analysis's or a search strategy's arrays may take by default
+(1 GB)."""
+
+
+def check_memory(name: str, need: int, limit: Any, what: str,
+                 smaller: str = "a smaller table") -> None:
+    """Refuse a computation that needs ``need`` bytes (``what`` says of what) past ``limit``
+    bytes (the ``name`` parameter; None: no limit); the sentence offers ``smaller`` as the other
+    remedy.
+
+    >>> check_memory("max_memory", 3 * MB, 2 * MB, "the search's arrays", "a smaller budget")
+    Traceback (most recent call last):
+    ...
+    ValueError: The value for `max_memory` (2 MB) is too small: the search's arrays needs 3 MB; pass a larger `max_memory` or a smaller budget.
+    """
+    if limit is not None and need > limit:
+        raise ValueError(f"The value for `{name}` ({limit / MB:,.0f} MB) is too small: {what} "
+                         f"needs {need / MB:,.0f} MB; pass a larger `{name}` or {smaller}.")
+
+
 MAX_LIMIT = 2**62
 """The largest count a limit (``max_states``, ``max_nodes``, ``max_memory``) may be: the
 compiled counters are 64-bit signed integers, and a larger limit would wrap."""

@@ -39,6 +39,7 @@ def _player_file() -> str:
 def cases() -> dict[str, tuple]:
     """``name: (callable, positional args, keyword args)``: a call that works and is fast."""
     log, position = _log(), _position()
+    ds.simulate(SMALL, "random", 2)  # warm's kernel, in this process: warming it compiles nothing
     return {
         "analyze": (ds.analyze, (position,), {"budget": 20, "n_jobs": 1}),
         "ISMCTS": (ds.ISMCTS, (), {"iterations": 10}),
@@ -81,6 +82,7 @@ def cases() -> dict[str, tuple]:
         "decisions": (ds.decisions, (SMALL, "bully", 2), {"engine": "reference"}),
         "tune": (ds.tune, (TINY, ["random"]), {"budget": 1000, "deals": 20, "progress": False}),
         "best_response": (ds.best_response, (TINY, "random"), {}),
+        "warm": (ds.warm, (SMALL, "random"), {"keep": "rows", "n_jobs": 1, "progress": False}),
     }
 
 

@@ -19,9 +19,6 @@ RECORDS = {"BestResponse", "CheckReport", "Comparison", "Tournament", "HandLog",
 """Classes of ``ds.__all__`` that hold results: built by the library (their constructors take
 what it computed); their public constructors are fuzzed as ``HandLog.from_json``,
 ``Position.from_deal`` and ``Summary.empty``."""
-NOT_YET = {"warm"}
-"""``warm`` compiles kernels in worker processes, which every valid call of the fuzz would pay for;
-its refusals are tested in ``tests/test_warm.py``. Every other public function is fuzzed."""
 NAMED = re.compile(r"`[\w.\[\]-]+`|^Strategy '|^The compiled strategy ")
 """A message names what is wrong: a parameter or field in backticks, or the strategy."""
 
@@ -30,7 +27,7 @@ def test_every_public_function_has_a_fuzz_case():
     public = {name for name in ds.__all__ if callable(getattr(ds, name))
               and not isinstance(getattr(ds, name), type(ds))}
     covered = {name.split(".")[0] for name in CASES}
-    assert public - RECORDS - NOT_YET <= covered, sorted(public - RECORDS - covered)
+    assert public - RECORDS <= covered, sorted(public - RECORDS - covered)
     for name, (func, args, kwargs) in CASES.items():  # each case works as written
         assert func(*args, **kwargs) is not None or name == "play", name
 
@@ -66,3 +63,24 @@ def test_every_public_function_gives_a_result_or_a_one_line_error(data):
 def test_the_cases_of_the_issue_are_one_line_errors(name, parameter, value):
     with pytest.raises(ValueError, match=rf"^The value for `{re.escape(parameter)}` must be "):
         call_with(name, parameter, value, CASES)
+
+
+@pytest.mark.parametrize("parameter", parameters(ds.warm))
+def test_warm_refuses_every_bad_value_before_compiling_anything(parameter, monkeypatch):
+    """Every bad value of every parameter of ``ds.warm``: a one-line error naming what is wrong,
+    or (for the values that are valid) the case's kernel found in this process; no worker process
+    is ever started to compile."""
+    from dominosim.simulation import warm
+
+    def no_worker() -> None:
+        raise AssertionError("a worker process was started to compile")
+
+    monkeypatch.setattr(warm, "_Worker", no_worker)
+    for value in BAD_VALUES:
+        try:
+            table = call_with("warm", parameter, value, CASES)
+        except (ValueError, TypeError) as error:
+            message = str(error).strip()
+            assert "\n" not in message and NAMED.search(message), (parameter, value, message)
+        else:
+            assert list(table["status"]) == ["on disk"], (parameter, value, table)

@@ -4,6 +4,7 @@ run needs, the worker processes, the order in which a sweep plays its cells, the
 from __future__ import annotations
 
 import io
+import os
 import subprocess
 import sys
 import time
@@ -39,7 +40,7 @@ def f(x):
 COMPILE = """
 import sys, time
 import numpy as np
-import dominosim.fast.core.jit  # installs the lock of numba's index
+import dominosim.fast.core.jit  # installs the lock of numba's index (diskcache.IndexLock)
 import kern
 
 which, go = sys.argv[1], float(sys.argv[2])
@@ -69,8 +70,50 @@ print(sum(kern.f.stats.cache_misses.values()), sum(kern.f.stats.cache_hits.value
 """
 
 
-def _python(folder: Path, code: str, *args: str) -> subprocess.Popen:
-    env = {"PYTHONPATH": f"{ROOT}:{folder}", "PATH": "/usr/bin:/bin"}
+WINDOW = """
+import fcntl, os, sys
+from pathlib import Path
+from numba.core import event
+
+cache, lock = Path(sys.argv[1]), sys.argv[2]
+
+
+def saved():
+    return any(cache.rglob("kern.f-*.nbi"))
+
+
+class Watch(event.Listener):  # registered before dominosim's, so it is told first
+    compiled = False
+
+    def on_start(self, e):
+        pass
+
+    def on_end(self, e):
+        if e.kind == "numba:compile" and e.data["dispatcher"].py_func.__name__ == "f":
+            print("compiled, saved:", saved(), flush=True)
+            Watch.compiled = True
+        elif e.kind == "numba:compiler_lock" and Watch.compiled:
+            Watch.compiled = False
+            fd = os.open(lock, os.O_RDWR)
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                held = False
+            except BlockingIOError:
+                held = True
+            os.close(fd)
+            print("compiler lock released, saved:", saved(), "index lock held:", held, flush=True)
+
+
+for kind in ("numba:compile", "numba:compiler_lock"):
+    event.register(kind, Watch())
+import dominosim.fast.core.jit  # noqa: E402 - after Watch
+import kern  # noqa: E402
+kern.f(3)
+"""
+
+
+def _python(folder: Path, code: str, *args: str, **env_extra: str) -> subprocess.Popen:
+    env = {"PYTHONPATH": f"{ROOT}:{folder}", "PATH": "/usr/bin:/bin", **env_extra}
     return subprocess.Popen([sys.executable, "-c", code, *args], cwd=folder, env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
@@ -98,6 +141,76 @@ def test_diskcache_two_processes_compiling_together_leave_every_kernel_usable(tm
         for cached in tmp_path.glob("__pycache__/*.nb*"):
             cached.unlink()
         assert _compile_together(tmp_path, first, second) == (0, 24, 0)
+
+
+def test_diskcache_numba_saves_a_new_signature_inside_the_index_locks_window(tmp_path):
+    """The lock relies on numba's order, not on a private API: a signature is saved to the index
+    after its ``numba:compile`` event ends (the lock is taken then: a process holding it keeps the
+    index unwritten) and before the compiler lock is released (the lock is still held then, and
+    the index written). A numba that saves elsewhere fails here."""
+    import fcntl
+
+    (tmp_path / "kern.py").write_text(KERNEL)
+    cache = tmp_path / "cache"
+    lock = cache / "numba-index.lock"
+    cache.mkdir()
+    held = os.open(lock, os.O_RDWR | os.O_CREAT)
+    fcntl.flock(held, fcntl.LOCK_EX)  # another process saving
+    process = _python(tmp_path, WINDOW, str(cache), str(lock), NUMBA_CACHE_DIR=str(cache))
+    try:
+        assert process.stdout.readline().strip() == "compiled, saved: False"
+        time.sleep(1.0)
+        assert process.poll() is None and not any(cache.rglob("kern.f-*.nbi"))  # waits its turn
+    finally:
+        os.close(held)
+    out, err = process.communicate(timeout=120)
+    assert process.returncode == 0, err
+    assert out.strip() == "compiler lock released, saved: True index lock held: True"
+    assert list(cache.rglob("kern.f-*.nbi")) and list(cache.rglob("kern.f-*.1.nbc"))
+
+
+def test_diskcache_index_lock_follows_the_compiler_locks_nesting(tmp_path):
+    """numba's events fed by hand: the file lock is taken when a compilation ends and dropped when
+    the compiler lock taken around it is released; a callee's save takes and drops it inside its
+    caller's compilation; a compilation ending inside a window (or a compiler lock taken there)
+    keeps it without waiting for itself."""
+    import fcntl
+    import threading
+
+    from numba.core.event import Event, EventStatus
+
+    from dominosim.fast.core.diskcache import COMPILE, COMPILER_LOCK, IndexLock
+
+    path = tmp_path / "numba-index.lock"
+    lock = IndexLock(path)
+
+    def free() -> bool:
+        fd = os.open(path, os.O_RDWR | os.O_CREAT)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            return True
+        except BlockingIOError:
+            return False
+        finally:
+            os.close(fd)
+
+    start, end = EventStatus.START, EventStatus.END
+    steps = [(COMPILER_LOCK, start, True), (COMPILER_LOCK, start, True),  # a kernel, its callee
+             (COMPILE, end, False), (COMPILER_LOCK, end, True),  # the callee saved
+             (COMPILE, end, False),  # the kernel compiled: its save's window
+             (COMPILER_LOCK, start, False), (COMPILER_LOCK, end, False),
+             (COMPILE, end, False), (COMPILER_LOCK, end, True)]  # the kernel saved
+    seen: list[bool] = []
+
+    def run() -> None:
+        for kind, status, _ in steps:
+            lock.notify(Event(kind, status))
+            seen.append(free())
+
+    worker = threading.Thread(target=run, daemon=True)
+    worker.start()
+    worker.join(20)
+    assert seen == [want for _, _, want in steps]  # and never waited for itself
 
 
 def test_kernels_of_random_and_styles_share_what_the_shape_shares():

@@ -74,7 +74,8 @@ from .core.status import (
 from .hand import kernel as k
 from .hand.driver import Block, logged, rows_of, summary_width, sums_of
 from .hand.plugin import CompiledStrategy, raise_plugin_fault
-from .search.worlds import make_search_scratch
+from .search.solve import C_CAP
+from .search.worlds import make_search_scratch, scratch_bytes
 
 BLOCKS_PER_THREAD = 8
 
@@ -83,7 +84,9 @@ BLOCKS_PER_THREAD = 8
 class Run:
     """A line-up on rules, ready for the kernels: ``rp`` the rules, ``lineup`` the codes,
     budgets and plug-in addresses by seat, ``shape`` the kernel's specialisation, ``dims`` the
-    sizes of a search's arrays (None when no seat searches)."""
+    sizes of a search's arrays (None when no seat searches), ``world_nodes`` the node limit of a
+    sampled world (the smallest ``max_nodes`` of the line-up's ``pimc`` and ``epimc`` seats; 0:
+    the default), ``searches`` the line-up's search strategies (their ``max_memory``)."""
 
     rules: Rules
     rp: Params
@@ -91,6 +94,8 @@ class Run:
     shape: Shape
     dims: np.ndarray | None
     names: tuple[str, ...]
+    world_nodes: int = 0
+    searches: tuple = ()
 
 
 def _code(s: Any) -> tuple[int, int, int, int]:
@@ -131,13 +136,27 @@ def prepare(rules: Rules, strategies: Any, *, events: bool = False) -> Run:
     styles = PLUGIN in codes or any(c in style_codes for c in codes)
     shape = Shape.of(rules, styles=styles, plugins=PLUGIN in codes, events=events,
                      searches=bool(searching))
-    dims = None
+    dims, world_nodes, found = None, 0, []
     if searching:
         found = [resolve_search(c) for c in searching]
         dims = np.array([max_events(rules), max(s.nodes for s in found), table_states(rules),
                          max(s.table_bits for s in found)], dtype=np.int64)
+        world_nodes = min((s.max_nodes for s in found if s.max_nodes is not None), default=0)
     names = tuple(getattr(s, "name", str(s)) for s in seats)
-    return Run(rules, rule_params(rules), lineup, shape, dims, names)
+    run = Run(rules, rule_params(rules), lineup, shape, dims, names, world_nodes, tuple(found))
+    check_search_memory(run)
+    return run
+
+
+def check_search_memory(run: Run, threads: int = 1) -> None:
+    """Refuse, before anything is compiled or allocated, a run whose search arrays (one set per
+    thread, sized for the line-up's largest search) on ``threads`` threads pass a searching
+    seat's ``max_memory``."""
+    if run.dims is None:
+        return
+    need = scratch_bytes(run.rules.n_tiles, run.rules.players, *(int(d) for d in run.dims))
+    for search in run.searches:
+        search.check_bounds(run.rules, need, threads)
 
 
 def _check_status(run: Run, status: np.ndarray) -> None:
@@ -150,7 +169,7 @@ def _check_status(run: Run, status: np.ndarray) -> None:
     if code == ERR_RULE:
         raise ValueError(search_error(run.rules, -code))
     if code in (ERR_SEARCH_STATES, ERR_SEARCH_DEAL, ERR_SEARCH_SOLVER, ERR_METHOD):
-        raise RuntimeError(search_error(run.rules, -code))
+        raise RuntimeError(search_error(run.rules, -code, run.world_nodes or None))
     if code == ERR_PLUGIN:
         raise_plugin_fault([int(a) for a in run.lineup.plugins])  # a recorded fault, if any
         seat = fault_seat(bad[0])
@@ -169,7 +188,10 @@ def scratch_of(run: Run, n_events: int = 0) -> tuple:
     scratch = k.make_scratch(rules.n_tiles, rules.players, n_events, n_pub, shape.plugins)
     if run.dims is None:
         return scratch, None
-    return scratch, make_search_scratch(rules.n_tiles, rules.players, *(int(d) for d in run.dims))
+    ss = make_search_scratch(rules.n_tiles, rules.players, *(int(d) for d in run.dims))
+    if run.world_nodes and ss.stack is not None:
+        ss.stack.ctl[C_CAP] = run.world_nodes
+    return scratch, ss
 
 
 def row_of(run: Run) -> np.ndarray:
@@ -254,6 +276,7 @@ def play_rows(run: Run, seed: int, start: int, n: int,
     """Records of hands ``start .. start + n - 1``: an ``int16`` array (columns ``C_*``, then per
     seat pips, tiles left, stitch-ups) and the ``int32`` redeal counts."""
     threads = check_jobs(n_jobs)
+    check_search_memory(run, max(1, min(threads, n)))
     out = np.zeros((n, k.n_record_cols(run.rules.players)), dtype=np.int16)
     redeals = np.zeros(n, dtype=np.int32)
     seed_, start_ = np.uint64(seed), np.int64(start)
@@ -270,6 +293,7 @@ def play_rows(run: Run, seed: int, start: int, n: int,
 def play_summary(run: Run, seed: int, start: int, n: int, n_jobs: int | None = None) -> np.ndarray:
     """Sums over hands ``start .. start + n - 1`` (layout in :mod:`dominosim.fast.hand.driver`)."""
     threads = check_jobs(n_jobs)
+    check_search_memory(run, max(1, min(threads, n)))
     blocks = _blocks(n, threads)
     acc = np.zeros((len(blocks), summary_width(run.rules.players)), dtype=np.float64)
     seed_, start_ = np.uint64(seed), np.int64(start)

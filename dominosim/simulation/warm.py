@@ -39,7 +39,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..checks import check_jobs
+from ..checks import check_jobs, refuse
 from ..progress import bar, want_progress
 from ..rules import Rules
 from .play import check_rules
@@ -387,10 +387,32 @@ def warm(rules_list: Rules | Iterable[Rules], lineups: Any = "random", *,
     >>> table[["kernel", "keep"]].values.tolist(), set(table["status"]) <= {"compiled", "on disk"}
     ([['block 2p random', 'rows']], True)
     """
-    if isinstance(rules_list, Rules):
-        rules_list = [rules_list]
+    rules_list, keeps = _check_rules_list(rules_list), _check_keeps(keep)
+    if isinstance(lineups, (list, tuple)) and not lineups:
+        raise refuse("lineups", "a line-up or a non-empty list of line-ups", lineups)
     lineups = list(lineups) if isinstance(lineups, (list, tuple)) else [lineups]
-    return compile_all(kernels(rules_list, lineups, keep), n_jobs=n_jobs, progress=progress)
+    check_jobs(n_jobs)
+    want_progress(progress, work=0, long=1)
+    return compile_all(kernels(rules_list, lineups, keeps), n_jobs=n_jobs, progress=progress)
+
+
+def _check_rules_list(value: Any) -> list[Rules]:
+    """``warm``'s game families: a ``Rules`` or a non-empty list or tuple of them."""
+    found = [value] if isinstance(value, Rules) else \
+        list(value) if isinstance(value, (list, tuple)) else []
+    if not found or not all(isinstance(r, Rules) for r in found):
+        raise refuse("rules_list", "a Rules or a non-empty list of Rules (for example "
+                     "[Rules.preset('block', players=4)])", value)
+    return found
+
+
+def _check_keeps(value: Any) -> list[str]:
+    """``warm``'s outputs: ``'summary'``, ``'rows'`` or a non-empty list or tuple of them."""
+    found = [value] if isinstance(value, str) else \
+        list(value) if isinstance(value, (list, tuple)) else []
+    if not found or not all(isinstance(k, str) and k in KEEPS for k in found):
+        raise refuse("keep", "'summary', 'rows' or a non-empty list of them", value)
+    return found
 
 
 def compile_all(found: list[Kernel], *, n_jobs: int | None = None,

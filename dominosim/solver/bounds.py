@@ -18,9 +18,10 @@ import threading
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from ..checks import check_memory  # noqa: F401 - analyze.py and solve.py import it from here
+
 POLL_SECONDS = 0.05
 """How often the waiting thread looks up (for Ctrl-C)."""
-MB = 1 << 20
 
 
 def stop_searches(stacks: Sequence[Any]) -> None:
@@ -86,10 +87,3 @@ def scratch_bytes(rules: Any, table_bits: int) -> int:
         64 * rules.n_tiles * (rules.n_tiles + rules.players)
 
 
-def check_memory(name: str, need: int, limit: Any, what: str) -> None:
-    """Refuse a computation that needs ``need`` bytes (``what`` says of what) past ``limit``
-    bytes (the ``name`` parameter; None: no limit).
-    """
-    if limit is not None and need > limit:
-        raise ValueError(f"The value for `{name}` ({limit / MB:,.0f} MB) is too small: {what} "
-                         f"needs {need / MB:,.0f} MB; pass a larger `{name}` or a smaller table.")

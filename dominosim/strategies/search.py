@@ -34,11 +34,13 @@ True
 from __future__ import annotations
 
 import copy
+import threading
 from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
+from ..checks import DEFAULT_MAX_MEMORY, check_limit, check_memory
 from ..records import max_events
 from ..reference.game import Move, layouts_before, playable_suits
 from ..rng import Stream
@@ -92,10 +94,18 @@ class SearchStrategy:
         Inference (``+infer``): each world is kept from ``infer`` candidates weighted by the
         likelihood of the other seats' past plays under their known strategies (the line-up's
         ``random`` and style seats; a search or a Python strategy is not modelled). 0: off.
+    max_memory : int or None
+        The most bytes the search's arrays may take in each thread that plays hands (default
+        1 GB; None: no limit), checked before the first hand (:meth:`check_bounds`).
+    max_nodes : int, optional
+        ``pimc`` and ``epimc``: the most solver nodes of one sampled world (default
+        :data:`~dominosim.fast.search.pimc.WORLD_NODES`, 200 million); a world past it stops the
+        run with a one-line error.
     """
 
     def __init__(self, kind: str, budget: int | None = None, omniscient: bool = False,
-                 infer: int = 0) -> None:
+                 infer: int = 0, *, max_memory: int | None = DEFAULT_MAX_MEMORY,
+                 max_nodes: int | None = None) -> None:
         if not isinstance(kind, str) or kind not in KINDS:
             raise ValueError(f"The value for `kind` must be one of 'mc', 'ismcts', 'pimc', 'epimc', "
                              f"but {kind!r} was passed.")
@@ -118,12 +128,22 @@ class SearchStrategy:
             raise ValueError(f"The value for `infer` must be an integer from 0 to {MAX_CANDIDATES} "
                              "(candidate worlds per world; 0 for an omniscient search), but "
                              f"{infer!r} was passed.")
+        if max_memory is not None:
+            check_limit("max_memory", max_memory)
+        if max_nodes is not None:
+            if not solves:
+                raise ValueError(f"The value for `max_nodes` must be None for {kind!r} (it "
+                                 f"solves no world), but {max_nodes!r} was passed.")
+            check_limit("max_nodes", max_nodes)
         self.kind, self.budget, self.omniscient = kind, int(budget), omniscient
         self.infer = int(infer)
+        self.max_memory = None if max_memory is None else int(max_memory)
+        self.max_nodes = None if max_nodes is None else int(max_nodes)
         self.builtin = f"{kind}_omniscient" if omniscient else kind
         self.name = f"{self.builtin}:{self.budget}" + infer_suffix(self.infer)
         self.models: tuple[int, ...] = ()
         self._scratch: dict[Rules, tuple] = {}
+        self._lock = threading.Lock()
 
     def bound(self, lineup: Sequence[Any]) -> SearchStrategy:
         """The search with its models of the other seats read from the ``lineup`` (strategy
@@ -133,7 +153,7 @@ class SearchStrategy:
             return self
         bound = copy.copy(self)
         bound.models = tuple(model_code(s) for s in lineup)
-        bound._scratch = {}
+        bound._scratch, bound._lock = {}, threading.Lock()
         return bound
 
     @classmethod
@@ -173,47 +193,86 @@ class SearchStrategy:
         """
         return TABLE_BITS if self.kind in ("pimc", "epimc") else 0
 
+    def memory(self, rules: Rules) -> int:
+        """The bytes of the search's arrays (one thread's) under ``rules``: its tree, its table of
+        consistent deals, its solver's table and the rest, counted without allocating them.
+        """
+        from ..fast.search.worlds import scratch_bytes
+
+        return scratch_bytes(rules.n_tiles, rules.players, max_events(rules), self.nodes,
+                             table_states(rules), self.table_bits)
+
+    def check_bounds(self, rules: Rules, need: int | None = None, threads: int = 1) -> None:
+        """Refuse, in one line, a search whose arrays under ``rules`` (``need`` bytes a thread,
+        by default :meth:`memory`) on ``threads`` threads would pass ``max_memory``.
+
+        Examples
+        --------
+        >>> import dominosim as ds
+        >>> ISMCTS(100_000, max_memory=5_000_000).check_bounds(ds.Rules.preset("block"))
+        Traceback (most recent call last):
+        ...
+        ValueError: The value for `max_memory` (5 MB) is too small: the 'ismcts:100000' search's arrays on 1 thread needs 23 MB; pass a larger `max_memory` or a smaller budget.
+        """
+        need = self.memory(rules) if need is None else need
+        check_memory("max_memory", threads * need, self.max_memory,
+                     f"the {self.name!r} search's arrays on {threads} "
+                     f"thread{'s' if threads > 1 else ''}", "a smaller budget")
+
     def __repr__(self) -> str:
         """The strategy's name, as a line-up writes it."""
         return f"SearchStrategy({self.name!r})"
 
+    def __getstate__(self) -> dict:
+        """What a pickle keeps: the strategy, not its arrays (rebuilt on first use) or its lock."""
+        return {k: v for k, v in self.__dict__.items() if k not in ("_scratch", "_lock")}
+
+    def __setstate__(self, state: dict) -> None:
+        """A strategy from its pickle, with new arrays and lock."""
+        self.__dict__.update(state, _scratch={}, _lock=threading.Lock())
+
     def _arrays(self, rules: Rules) -> tuple:
         if rules not in self._scratch:
             from ..fast.core.board import PUB_COLS
+            from ..fast.search.solve import C_CAP
             from ..fast.search.worlds import make_search_scratch
 
-            self._scratch[rules] = (
-                make_search_scratch(rules.n_tiles, rules.players, max_events(rules), self.nodes,
-                                    table_states(rules), self.table_bits),
-                np.zeros((max_events(rules), PUB_COLS), dtype=np.int64))
+            self.check_bounds(rules)
+            ss = make_search_scratch(rules.n_tiles, rules.players, max_events(rules), self.nodes,
+                                     table_states(rules), self.table_bits)
+            if self.max_nodes is not None:
+                ss.stack.ctl[C_CAP] = self.max_nodes
+            self._scratch[rules] = (ss, np.zeros((max_events(rules), PUB_COLS), dtype=np.int64))
         return self._scratch[rules]
 
     def choose(self, view: SeatView, moves: Sequence[Move], rng: Stream) -> Move:
         """The move whose sampled play-outs score best (the lead under ``opening='any'``: as ``bully``)."""
         if moves[0].suit < 0:  # the lead under opening='any'
             return max(moves, key=heaviest_move)
+        from ..fast.core.board import MOVE_ROWS, MOVE_SUIT, MOVE_TILE
         from ..fast.core.params import rule_params
         from ..fast.core.shape import Shape
+        from ..fast.search.infer import set_models
         from ..fast.search.search import Budget, Decision, decide
 
         rules = view.rules
-        ss, pub = self._arrays(rules)
-        board, n_pub = position_board(view, pub, self.omniscient)
         n = len(moves)
-        move_arr = np.zeros((2, 2 * rules.n_tiles), dtype=np.int64)
-        move_arr[0, :n] = [tile_id(m.tile) for m in moves]
-        move_arr[1, :n] = [m.suit for m in moves]
-        from ..fast.search.infer import set_models
-
+        move_arr = np.zeros((MOVE_ROWS, 2 * rules.n_tiles), dtype=np.int64)
+        move_arr[MOVE_TILE, :n] = [tile_id(m.tile) for m in moves]
+        move_arr[MOVE_SUIT, :n] = [m.suit for m in moves]
         models = np.array(self.models or [-1] * rules.players, dtype=np.int64)
-        set_models(models, view.seat, self.infer, ss.infer)
-        state = np.array([rng._state], dtype=np.uint64)
         budget = Budget(KINDS[self.kind], self.omniscient, self.budget)
-        decision = Decision(view.seat, n, move_arr, board, pub, n_pub)
-        k = int(decide(Shape.searching(rules), rule_params(rules), budget, decision, ss, state))
+        state = np.array([rng._state], dtype=np.uint64)
+        with self._lock:  # one object's arrays serve one decision at a time (threads share it)
+            ss, pub = self._arrays(rules)
+            board, n_pub = position_board(view, pub, self.omniscient)
+            set_models(models, view.seat, self.infer, ss.infer)
+            decision = Decision(view.seat, n, move_arr, board, pub, n_pub)
+            k = int(decide(Shape.searching(rules), rule_params(rules), budget, decision, ss,
+                           state))
         rng._state = int(state[0])
         if k < 0:
-            raise RuntimeError(search_error(rules, k))
+            raise RuntimeError(search_error(rules, k, self.max_nodes))
         return moves[k]
 
 
@@ -244,8 +303,10 @@ def position_board(view: SeatView, pub: np.ndarray, omniscient: bool = False) ->
     return board, n_pub
 
 
-def search_error(rules: Rules, status: int) -> str:
-    """The message for a search's status, negated (:mod:`dominosim.fast.core.status`)."""
+def search_error(rules: Rules, status: int, max_nodes: int | None = None) -> str:
+    """The message for a search's status, negated (:mod:`dominosim.fast.core.status`);
+    ``max_nodes`` the node limit of a sampled world, when not the default.
+    """
     from ..fast.core.status import NO_METHOD, NO_RULE, SOLVER_LIMIT, TOO_MANY_STATES
 
     if status == TOO_MANY_STATES:
@@ -262,63 +323,74 @@ def search_error(rules: Rules, status: int) -> str:
     if status == SOLVER_LIMIT:
         from ..fast.search.pimc import WORLD_NODES
 
-        return (f"A sampled world of the 'pimc' strategy needed more than {WORLD_NODES:,} solver "
-                f"nodes ({rules.players} players, double-{rules.max_pip}): too large to solve "
-                "exactly; use 'mc' or 'ismcts' for this game.")
+        return (f"A sampled world of the 'pimc' or 'epimc' strategy needed more than "
+                f"{max_nodes or WORLD_NODES:,} solver nodes (its `max_nodes`; {rules.players} "
+                f"players, double-{rules.max_pip}): too large to solve exactly; use 'mc' or "
+                "'ismcts' for this game, or a larger `max_nodes`.")
     return "No deal agrees with the public history of this hand (a bug in dominosim)."
 
 
-def MonteCarlo(playouts: int = 100, omniscient: bool = False) -> SearchStrategy:
+def MonteCarlo(playouts: int = 100, omniscient: bool = False, *,
+               max_memory: int | None = DEFAULT_MAX_MEMORY) -> SearchStrategy:
     """Determinized Monte Carlo: every legal move played out ``playouts`` times on consistent
-    deals (common to all moves); the best mean result for its side wins.
+    deals (common to all moves); the best mean result for its side wins. ``max_memory``: the
+    most bytes of its arrays per thread (:class:`SearchStrategy`).
 
     Examples
     --------
     >>> MonteCarlo(playouts=50).name
     'mc:50'
     """
-    return SearchStrategy("mc", playouts, omniscient)
+    return SearchStrategy("mc", playouts, omniscient, max_memory=max_memory)
 
 
-def ISMCTS(iterations: int = 1000, omniscient: bool = False) -> SearchStrategy:
+def ISMCTS(iterations: int = 1000, omniscient: bool = False, *,
+           max_memory: int | None = DEFAULT_MAX_MEMORY) -> SearchStrategy:
     """Single-observer information-set MCTS with ``iterations`` iterations (UCB1 with
-    availability counts, exploration 0.7); the root move visited most wins.
+    availability counts, exploration 0.7); the root move visited most wins. ``max_memory``: the
+    most bytes of its arrays per thread (:class:`SearchStrategy`; its tree takes 72 bytes an
+    iteration).
 
     Examples
     --------
     >>> ISMCTS(iterations=500, omniscient=True).name
     'ismcts_omniscient:500'
     """
-    return SearchStrategy("ismcts", iterations, omniscient)
+    return SearchStrategy("ismcts", iterations, omniscient, max_memory=max_memory)
 
 
-def PIMC(samples: int = 50) -> SearchStrategy:
+def PIMC(samples: int = 50, *, max_memory: int | None = DEFAULT_MAX_MEMORY,
+         max_nodes: int | None = None) -> SearchStrategy:
     """Perfect-information Monte Carlo with ``samples`` sampled worlds per decision: each world
     (a deal of the hidden tiles, uniform among those consistent with the seat's view) is solved
     exactly with every tile known (the solver of :func:`dominosim.solve`, every seat playing to
     win, then for points), and the move of best mean ``win`` value is played, then of best mean
     points (the first in canonical order on a tie): the ``best`` of :func:`dominosim.analyze`.
+    ``max_memory`` and ``max_nodes`` (per sampled world) as in :class:`SearchStrategy`.
 
     Examples
     --------
     >>> PIMC(samples=20).name
     'pimc:20'
     """
-    return SearchStrategy("pimc", samples)
+    return SearchStrategy("pimc", samples, max_memory=max_memory, max_nodes=max_nodes)
 
 
-def EPIMC(samples: int = 10, infer: int = 0) -> SearchStrategy:
+def EPIMC(samples: int = 10, infer: int = 0, *, max_memory: int | None = DEFAULT_MAX_MEMORY,
+          max_nodes: int | None = None) -> SearchStrategy:
     """Extended perfect-information Monte Carlo with ``samples`` sampled worlds per decision: as
     :func:`PIMC`, but the seat's next decision is taken once per information set over the worlds
     (the other seats' replies solved world by world) before the perfect-information leaves
-    (:mod:`dominosim.fast.search.epimc`); ``infer`` as in :class:`SearchStrategy`.
+    (:mod:`dominosim.fast.search.epimc`); ``infer``, ``max_memory`` and ``max_nodes`` as in
+    :class:`SearchStrategy`.
 
     Examples
     --------
     >>> EPIMC(samples=8, infer=16).name
     'epimc:8+infer'
     """
-    return SearchStrategy("epimc", samples, infer=infer)
+    return SearchStrategy("epimc", samples, infer=infer, max_memory=max_memory,
+                          max_nodes=max_nodes)
 
 
 def public_log(view: SeatView, out: np.ndarray) -> int:

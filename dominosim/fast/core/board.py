@@ -68,6 +68,10 @@ EV_KIND, EV_SEAT, EV_TILE, EV_SUIT, EV_END_INDEX, EV_STITCH, EV_N_ENDS = range(7
 EV_COLS = 7
 """Columns of an event row; a knock's ``EV_SUIT`` holds the mask of the playable suits it shows
 the seat lacks."""
+MOVE_TILE, MOVE_SUIT = 0, 1
+MOVE_ROWS = 2
+"""The rows of a moves array (``MOVE_ROWS`` rows of ``2 * t`` moves): a move's tile id and the
+suit of the end it goes on (-1: the lead under ``opening='any'``)."""
 PUB_PLAY, PUB_DRAW, PUB_KNOCK = 0, 1, 2
 """The kinds of public event: a play, a draw, a knock."""
 PUB_KIND, PUB_SEAT, PUB_X, PUB_SUIT = range(4)
@@ -331,8 +335,8 @@ def kth_move(shape, hands, seat, psm, k):
 
 @jit_kernel
 def fill_moves(shape, hands, seat, psm, moves):
-    """Write the legal moves in canonical order (tile id, then suit) into ``moves[0]`` (tiles)
-    and ``moves[1]`` (suits); return how many."""
+    """Write the legal moves in canonical order (tile id, then suit) into ``moves[MOVE_TILE]``
+    and ``moves[MOVE_SUIT]``; return how many."""
     n = 0
     for w in range(shape.words):
         word = hands[seat, w] & suit_union(psm, w)
@@ -341,9 +345,9 @@ def fill_moves(shape, hands, seat, psm, moves):
             word &= word - ONE
             a, b = T_LOW[tile], T_HIGH[tile]
             if (psm >> a) & 1:
-                moves[0, n], moves[1, n] = tile, a
+                moves[MOVE_TILE, n], moves[MOVE_SUIT, n] = tile, a
                 n += 1
             if a != b and (psm >> b) & 1:
-                moves[0, n], moves[1, n] = tile, b
+                moves[MOVE_TILE, n], moves[MOVE_SUIT, n] = tile, b
                 n += 1
     return n

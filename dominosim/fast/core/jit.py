@@ -27,7 +27,9 @@ from pathlib import Path
 import numba
 from numba.core.compiler import Compiler
 
-from . import diskcache  # noqa: F401 - concurrent processes take turns adding to numba's index
+from . import diskcache
+
+diskcache.install()  # concurrent processes take turns adding to numba's cache index
 
 FAST = Path(os.path.abspath(__file__)).parent.parent
 """The compiled engine's sources: ``dominosim/fast/``."""

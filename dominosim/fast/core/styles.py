@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..core.bits import lowest_bit, popcount
-from ..core.board import ONE, SUIT_TILES, T_HIGH, T_LOW, T_PIPS
+from ..core.board import MOVE_SUIT, MOVE_TILE, ONE, SUIT_TILES, T_HIGH, T_LOW, T_PIPS
 from ..core.jit import jit_kernel
 from ..core.params import S_ACCOMPANIED, S_BULLY, S_COUNTER, S_DOUBLES, S_STITCHER
 from ..core.turn import left_of, other_end, partner_of, side_of, suits_after
@@ -83,9 +83,9 @@ def best_move(shape, rp, strategy, board, notes, seat, moves, n):
     canonical order (higher tile id, higher suit)."""
     best, best_key = 0, -1
     for i in range(n):
-        tile = moves[0, i]
+        tile = moves[MOVE_TILE, i]
         heavy = T_PIPS[tile] * 2 + (1 if T_LOW[tile] == T_HIGH[tile] else 0)
-        key = style_key(shape, rp, strategy, board, notes, seat, tile, moves[1, i]) * 64 + heavy
+        key = style_key(shape, rp, strategy, board, notes, seat, tile, moves[MOVE_SUIT, i]) * 64 + heavy
         if key >= best_key:  # canonical order: ">=" keeps the later of equal keys
             best, best_key = i, key
     return best

@@ -22,6 +22,9 @@ from ..core.board import (
     BONE_POS,
     DRAWS,
     KNOCKS,
+    MOVE_ROWS,
+    MOVE_SUIT,
+    MOVE_TILE,
     N_ENDS,
     N_EVENTS,
     N_PUBLIC,
@@ -94,7 +97,7 @@ def make_scratch(t, p, n_events, n_pub, plugins):
     room for ``n_events`` events and ``n_pub`` public events, and a plug-in's view if
     ``plugins``."""
     return Scratch(make_board(t, p), make_notes(p), make_log(n_events, n_pub),
-                   np.zeros((2, 2 * t), np.int64), np.zeros(p + 1, np.uint64),
+                   np.zeros((MOVE_ROWS, 2 * t), np.int64), np.zeros(p + 1, np.uint64),
                    np.zeros(V_TILE_COUNTS + V_HAND_OFFSET * p + t if plugins else 0, np.int64),
                    np.zeros(N_FEATURES, np.float64))
 
@@ -194,7 +197,7 @@ def choose(shape, rp, lineup, seat, n, psm, scratch, search):
             k = search_move(shape, rp, lineup, seat, n, scratch, search)
             if k < 0:
                 return -k, -1, -1
-            return OK, moves[0, k], moves[1, k]
+            return OK, moves[MOVE_TILE, k], moves[MOVE_SUIT, k]
     if code == PLUGIN:
         k = plugin_move(shape, rp, lineup, scratch, seat, n)
         if k < 0 or k >= n:
@@ -203,7 +206,7 @@ def choose(shape, rp, lineup, seat, n, psm, scratch, search):
         k = weighted(lineup.weights, shape, rp, seat, n, scratch)
     else:
         k = styled_move(shape, rp, code, board, scratch.notes, seat, moves, n)
-    return OK, moves[0, k], moves[1, k]
+    return OK, moves[MOVE_TILE, k], moves[MOVE_SUIT, k]
 
 
 @jit_helper
@@ -216,11 +219,11 @@ def choose_lead(shape, rp, lineup, seat, scratch):
         return OK, kth_tile(shape, board.hands, seat, below(rng, seat, n) if n > 1 else 0)
     if code == PLUGIN:
         for i in range(n):
-            moves[0, i], moves[1, i] = kth_tile(shape, board.hands, seat, i), -1
+            moves[MOVE_TILE, i], moves[MOVE_SUIT, i] = kth_tile(shape, board.hands, seat, i), -1
         k = plugin_move(shape, rp, lineup, scratch, seat, n)
         if k < 0 or k >= n:
             return plugin_fault(seat, k), -1
-        return OK, moves[0, k]
+        return OK, moves[MOVE_TILE, k]
     return OK, heaviest_lead(shape, code, board.hands, seat)
 
 

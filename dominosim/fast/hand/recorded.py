@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from ...rules import Rules
 from ...strategies.features import N_FEATURES
-from ..core.board import OUT, SEAT, fill_moves
+from ..core.board import MOVE_SUIT, MOVE_TILE, OUT, SEAT, fill_moves
 from ..core.jit import jit_entry, jit_kernel
 from ..core.rng import hand_key
 from ..core.shape import Shape
@@ -43,10 +43,10 @@ def write_moves(shape, rp, scratch, seat, n, psm, out, r):
     decision = out[r - 1, COL_DECISION] + 1 if r > 0 else 0
     fill_moves(shape, scratch.board.hands, seat, psm, moves)
     for i in range(n):
-        move_features(shape, rp, scratch.board, scratch.notes, seat, moves[0, i], moves[1, i], f)
+        move_features(shape, rp, scratch.board, scratch.notes, seat, moves[MOVE_TILE, i], moves[MOVE_SUIT, i], f)
         out[r + i, COL_DECISION] = decision
         out[r + i, COL_SEAT], out[r + i, COL_CHOSEN] = seat, 0
-        out[r + i, COL_TILE], out[r + i, COL_SUIT] = moves[0, i], moves[1, i]
+        out[r + i, COL_TILE], out[r + i, COL_SUIT] = moves[MOVE_TILE, i], moves[MOVE_SUIT, i]
         for j in range(N_FEATURES):
             out[r + i, len(COLUMNS) + j] = f[j]
     return r + n

@@ -16,9 +16,9 @@ information sets of that best total, plus the value of the worlds where the hand
 the seat moves again; the root move of best value is played (the first in canonical order on a
 tie). Values are the solver's ``win, then points`` (:data:`~.solve.WIN_UNIT`), to the seat's side.
 
-The information sets of one root move live in the search's tree arrays: ``tree[0, g]`` the key of
-set ``g`` (a hash of what the seat saw), ``tree[1, g]`` where its moves' totals start in
-``value`` and ``tree[2, g]`` how many moves it has. Every solve of one line keeps one salt: the
+The information sets of one root move live in the search's tree arrays, one column per set and
+rows :data:`SET_KEY` (a hash of what the seat saw), :data:`SET_FIRST` (where its moves' totals
+start in ``value``) and :data:`SET_COUNT` (how many moves it has). Every solve of one line keeps one salt: the
 table's entries of one world and one root side stay valid from solve to solve, so the replies'
 solves are mostly table hits.
 """
@@ -29,7 +29,7 @@ from collections import namedtuple
 
 import numpy as np
 
-from ..core.board import DRAWS, KNOCKS, N_SUITS, OUT, SEAT, fill_moves
+from ..core.board import DRAWS, KNOCKS, MOVE_SUIT, MOVE_TILE, N_SUITS, OUT, SEAT, fill_moves
 from ..core.gates import given
 from ..core.jit import jit_entry, jit_kernel
 from ..core.rng import mix64
@@ -50,6 +50,8 @@ from .solve import (
     solve_play,
 )
 
+SET_KEY, SET_FIRST, SET_COUNT = 0, 1, 2
+"""The rows of ``ss.tree`` that describe an information set (see the module's docstring)."""
 C_SEED = 7
 """The decision's seed, in a control slot of the solver's stack the solver does not use."""
 SETS_FULL = -ERR_SEARCH_DEAL
@@ -63,12 +65,12 @@ def set_of(ss, n_sets, key, n_mine):
     zeroed, when new); returns ``(set, number of sets)``, the set -1 when the arrays are full."""
     tree, value = ss.tree, ss.value
     for g in range(n_sets):
-        if tree[0, g] == key:
+        if tree[SET_KEY, g] == key:
             return g, n_sets
-    first = tree[1, n_sets - 1] + tree[2, n_sets - 1] if n_sets > 0 else 0
+    first = tree[SET_FIRST, n_sets - 1] + tree[SET_COUNT, n_sets - 1] if n_sets > 0 else 0
     if n_sets >= tree.shape[1] or first + n_mine > value.shape[0]:
         return -1, n_sets
-    tree[0, n_sets], tree[1, n_sets], tree[2, n_sets] = key, first, n_mine
+    tree[SET_KEY, n_sets], tree[SET_FIRST, n_sets], tree[SET_COUNT, n_sets] = key, first, n_mine
     for a in range(n_mine):
         value[first + a] = 0.0
     return n_sets, n_sets + 1
@@ -82,7 +84,7 @@ def reply(core, rp, st, seat, n):
     maximise = side_of(rp, seat) == st.ctl[C_ROOT_SIDE]
     best, best_value = 0, 0
     for j in range(n):
-        v = solve_play(core, rp, st, seat, moves[0, j], moves[1, j])
+        v = solve_play(core, rp, st, seat, moves[MOVE_TILE, j], moves[MOVE_SUIT, j])
         if st.ctl[C_ABORTED]:
             return -1
         if j == 0 or (v > best_value if maximise else v < best_value):
@@ -110,7 +112,7 @@ def walk(core, rp, me, st, key):
         j = reply(core, rp, st, seat, n)
         if j < 0:
             return -1, key
-        tile, suit = st.moves[0, 0, j], st.moves[0, 1, j]
+        tile, suit = st.moves[MOVE_TILE, 0, j], st.moves[MOVE_TILE, 1, j]
         key = mix64(key + np.uint64(tile * N_SUITS + suit + 1))
         play(core, rp, board, st.notes, st.log, seat, tile, suit)
     return 0, key
@@ -137,7 +139,7 @@ def line(core, rp, me, ss, tile, suit, row):
         row[0] = leaf(rp, ctl, board)
         return 0, key
     for a in range(n):
-        row[a] = solve_play(core, rp, st, me, st.moves[0, 0, a], st.moves[0, 1, a])
+        row[a] = solve_play(core, rp, st, me, st.moves[MOVE_TILE, 0, a], st.moves[MOVE_TILE, 1, a])
         if ctl[C_ABORTED]:
             return SOLVER_LIMIT, key
     return n, key
@@ -148,7 +150,7 @@ def best_totals(ss, n_sets):
     """The sum over the information sets of each one's best total."""
     total = 0.0
     for g in range(n_sets):
-        first, n = ss.tree[1, g], ss.tree[2, g]
+        first, n = ss.tree[SET_FIRST, g], ss.tree[SET_COUNT, g]
         best = ss.value[first]
         for a in range(1, n):
             best = max(best, ss.value[first + a])
@@ -174,7 +176,7 @@ def move_value(core, rp, me, budget, tile, suit, board, ss):
         if g < 0:
             return 0.0, SETS_FULL
         for a in range(n):
-            ss.value[ss.tree[1, g] + a] += row[a]
+            ss.value[ss.tree[SET_FIRST, g] + a] += row[a]
     return base + best_totals(ss, n_sets), 0
 
 
@@ -186,7 +188,7 @@ def epimc_decide(stack, core, rp, budget, dec, ss, seed):
     best, best_value = 0, 0.0
     moves = dec.moves
     for m in range(dec.n):
-        v, status = move_value(core, rp, dec.me, budget.size, moves[0, m], moves[1, m],
+        v, status = move_value(core, rp, dec.me, budget.size, moves[MOVE_TILE, m], moves[MOVE_SUIT, m],
                                dec.board, ss)
         if status < 0:
             return status
@@ -213,7 +215,7 @@ def epimc_worlds(core, rp, me, board, ss, seed, k0, out):
     for i in range(out.keys.shape[0]):
         for m in range(out.keys.shape[1]):
             sample_world(core, rp, me, board, ss, seed, k0 + i)
-            n, key = line(core, rp, me, ss, out.moves[0, m], out.moves[1, m], out.values[i, m])
+            n, key = line(core, rp, me, ss, out.moves[MOVE_TILE, m], out.moves[MOVE_SUIT, m], out.values[i, m])
             if n < 0:
                 return n
             out.keys[i, m], out.counts[i, m] = np.int64(key), n

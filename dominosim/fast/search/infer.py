@@ -40,6 +40,9 @@ import numpy as np
 from ..core.board import (
     AT_FIELDS,
     MAX_ENDS,
+    MOVE_ROWS,
+    MOVE_SUIT,
+    MOVE_TILE,
     N_SUITS,
     ONE,
     OUT,
@@ -105,7 +108,7 @@ def make_inference(t, p, n_events):
                      np.zeros(4, np.int64), np.zeros((max(n_events, 1), PUB_COLS), np.int64),
                      make_board(t, p), make_notes(p), make_log(0, 0), np.zeros(t, np.int64),
                      np.zeros(t, np.int64), np.zeros(max(n_events, 1), np.int64),
-                     make_board(t, p), np.zeros((2, 2 * t), np.int64))
+                     make_board(t, p), np.zeros((MOVE_ROWS, 2 * t), np.int64))
 
 
 @jit_kernel
@@ -192,7 +195,7 @@ def play_likelihood(core, rp, inf, seat, tile, suit):
     n = fill_moves(core, b.hands, seat, psm, moves)
     k = -1
     for i in range(n):
-        if moves[0, i] == tile and moves[1, i] == suit:
+        if moves[MOVE_TILE, i] == tile and moves[MOVE_SUIT, i] == suit:
             k = i
     if k < 0:
         return 0.0

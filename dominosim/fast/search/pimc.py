@@ -22,7 +22,7 @@ from collections import namedtuple
 
 import numpy as np
 
-from ..core.board import BONE_END, copy_board
+from ..core.board import BONE_END, MOVE_SUIT, MOVE_TILE, copy_board
 from ..core.gates import given
 from ..core.jit import jit_entry, jit_kernel
 from ..core.rng import mix64
@@ -70,7 +70,7 @@ def solve_world(core, rp, st, dec, objective, values):
     ctl[C_ROOT_SIDE], ctl[C_OBJECTIVE] = side_of(rp, dec.me), objective
     ctl[C_SALT] += 1
     for m in range(dec.n):
-        values[m] = solve_play(core, rp, st, dec.me, moves[0, m], moves[1, m])
+        values[m] = solve_play(core, rp, st, dec.me, moves[MOVE_TILE, m], moves[MOVE_SUIT, m])
         if ctl[C_ABORTED]:
             return False
     return True
@@ -117,7 +117,7 @@ seat); elsewhere the solver is not compiled."""
 @jit_entry
 def world_values(core, rp, dec, ss, worlds, out):
     """The move analysis's :class:`Worlds`: ``out[k - worlds.first, j, m]`` the value of move
-    ``(dec.moves[0, m], dec.moves[1, m])`` of ``dec.me`` in world ``k`` under
+    ``(dec.moves[MOVE_TILE, m], dec.moves[MOVE_SUIT, m])`` of ``dec.me`` in world ``k`` under
     ``worlds.objectives[j]``. Returns 0, or a status, negated. ``ss`` is ready
     (:func:`~dominosim.fast.search.worlds.set_root` once per analysis). Runs without the GIL: one
     call per thread, each with its own ``ss``."""

@@ -33,7 +33,7 @@ from __future__ import annotations
 import numpy as np
 
 from ...strategies.registry import METHODS
-from ..core.board import OUT, SEAT, fill_moves, holds, kth_move
+from ..core.board import MOVE_SUIT, MOVE_TILE, OUT, SEAT, fill_moves, holds, kth_move
 from ..core.jit import jit_kernel
 from ..core.rng import below, mix64, next64
 from ..core.status import NO_METHOD, OK
@@ -94,7 +94,7 @@ def mc_decide(core, rp, budget, dec, ss, seed):
         for m in range(n):
             copy_position(core, rp, dec.board, ss)
             seed_streams(ss.rng, rp.players, key)
-            play(core, rp, work, ss.notes, ss.log, me, moves[0, m], moves[1, m])
+            play(core, rp, work, ss.notes, ss.log, me, moves[MOVE_TILE, m], moves[MOVE_SUIT, m])
             winner, _ = playout(core, rp, work, ss.notes, ss.log, ss.rng)
             totals[m] += reward(rp, winner, me)
     best = 0
@@ -129,12 +129,12 @@ def _expand(core, rp, ss, node, seat, untried, n_nodes):
     tree, value, moves = ss.tree, ss.value, ss.moves
     j = below(ss.rng, rp.players, untried) if untried > 1 else 0
     c = n_nodes
-    tree[N_PARENT, c], tree[N_TILE, c], tree[N_SUIT, c] = node, moves[0, j], moves[1, j]
+    tree[N_PARENT, c], tree[N_TILE, c], tree[N_SUIT, c] = node, moves[MOVE_TILE, j], moves[MOVE_SUIT, j]
     tree[N_SEAT, c], tree[N_CHILD, c], tree[N_SIBLING, c] = seat, -1, tree[N_CHILD, node]
     tree[N_VISITS, c], tree[N_AVAIL, c] = 0, 1
     value[c] = 0.0
     tree[N_CHILD, node] = c
-    play(core, rp, ss.work, ss.notes, ss.log, seat, moves[0, j], moves[1, j])
+    play(core, rp, ss.work, ss.notes, ss.log, seat, moves[MOVE_TILE, j], moves[MOVE_SUIT, j])
     return c
 
 
@@ -172,11 +172,11 @@ def _descend(core, rp, me, root_n, n_nodes, ss):
         n = fill_moves(core, work.hands, seat, psm, moves)
         untried = 0
         for j in range(n):  # moves without a child are untried; children legal here are available
-            c = _find_child(tree, node, seat, moves[0, j], moves[1, j])
+            c = _find_child(tree, node, seat, moves[MOVE_TILE, j], moves[MOVE_SUIT, j])
             if c >= 0:
                 tree[N_AVAIL, c] += 1
             else:
-                moves[0, untried], moves[1, untried] = moves[0, j], moves[1, j]
+                moves[MOVE_TILE, untried], moves[MOVE_SUIT, untried] = moves[MOVE_TILE, j], moves[MOVE_SUIT, j]
                 untried += 1
         if untried > 0 and n_nodes < tree.shape[1]:
             return _expand(core, rp, ss, node, seat, untried, n_nodes), n_nodes + 1
@@ -207,7 +207,7 @@ def ismcts_decide(core, rp, budget, dec, ss, seed):
         tree[N_VISITS, 0] += 1
     best, best_visits = 0, -1
     for m in range(n):
-        c = _find_child(tree, 0, me, moves[0, m], moves[1, m])
+        c = _find_child(tree, 0, me, moves[MOVE_TILE, m], moves[MOVE_SUIT, m])
         if c >= 0 and tree[N_VISITS, c] > best_visits:
             best, best_visits = m, tree[N_VISITS, c]
     return best

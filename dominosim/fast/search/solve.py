@@ -32,6 +32,9 @@ from ..core.board import (
     AT_FIELDS,
     BONE_POS,
     MAX_ENDS,
+    MOVE_ROWS,
+    MOVE_SUIT,
+    MOVE_TILE,
     N_EMPTY,
     N_SUITS,
     OUT,
@@ -98,7 +101,7 @@ def make_stack(t, p, depth, table_bits):
                       np.zeros((depth, p), np.int64), np.zeros((depth, MAX_ENDS), np.int64),
                       np.zeros((depth, MAX_ENDS), np.bool_), np.zeros((depth, N_SUITS), np.int64),
                       np.zeros(t, np.int64), np.zeros((depth, len(AT_FIELDS)), np.int64),
-                      np.zeros((depth, 2, 2 * t), np.int64), make_notes(p), make_log(0, 0),
+                      np.zeros((depth, MOVE_ROWS, 2 * t), np.int64), make_notes(p), make_log(0, 0),
                       np.zeros((size, 2), np.uint64), np.zeros(8, np.int64),
                       np.zeros((depth, F_SLOT + 1), np.int64), np.zeros(depth, np.uint64))
 
@@ -172,18 +175,18 @@ def order_moves(moves, n, first):
     start = 0
     if first >= 0:
         for i in range(n):
-            if moves[0, i] * N_SUITS + moves[1, i] == first:
-                moves[0, 0], moves[0, i] = moves[0, i], moves[0, 0]
-                moves[1, 0], moves[1, i] = moves[1, i], moves[1, 0]
+            if moves[MOVE_TILE, i] * N_SUITS + moves[MOVE_SUIT, i] == first:
+                moves[MOVE_TILE, 0], moves[MOVE_TILE, i] = moves[MOVE_TILE, i], moves[MOVE_TILE, 0]
+                moves[MOVE_SUIT, 0], moves[MOVE_SUIT, i] = moves[MOVE_SUIT, i], moves[MOVE_SUIT, 0]
                 start = 1
                 break
     for i in range(start + 1, n):
-        tile, suit = moves[0, i], moves[1, i]
+        tile, suit = moves[MOVE_TILE, i], moves[MOVE_SUIT, i]
         j = i
-        while j > start and T_PIPS[moves[0, j - 1]] < T_PIPS[tile]:
-            moves[0, j], moves[1, j] = moves[0, j - 1], moves[1, j - 1]
+        while j > start and T_PIPS[moves[MOVE_TILE, j - 1]] < T_PIPS[tile]:
+            moves[MOVE_TILE, j], moves[MOVE_SUIT, j] = moves[MOVE_TILE, j - 1], moves[MOVE_SUIT, j - 1]
             j -= 1
-        moves[0, j], moves[1, j] = tile, suit
+        moves[MOVE_TILE, j], moves[MOVE_SUIT, j] = tile, suit
 
 
 @jit_helper

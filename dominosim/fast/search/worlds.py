@@ -13,6 +13,7 @@ solves it.
 
 from __future__ import annotations
 
+import functools
 from collections import namedtuple
 
 import numpy as np
@@ -23,6 +24,7 @@ from ..core.board import (
     BONE_END,
     BONE_POS,
     KNOCKED,
+    MOVE_ROWS,
     N_ENDS,
     OUT,
     SEAT,
@@ -51,9 +53,9 @@ Budget = namedtuple("Budget", ["method", "omniscient", "size"])
 (``mc``: playouts per move; ``ismcts``: iterations; ``pimc``: sampled worlds)."""
 
 Decision = namedtuple("Decision", ["me", "n", "moves", "board", "pub", "n_pub"])
-"""What a search decides: seat ``me`` to move among its ``n`` legal moves (``moves[0, :n]`` the
-tiles, ``moves[1, :n]`` the suits, in canonical order) in the position ``board`` (a
-:class:`~dominosim.fast.core.board.Board`), after the public log ``pub[:n_pub]``."""
+"""What a search decides: seat ``me`` to move among its ``n`` legal moves (``moves[MOVE_TILE,
+:n]`` the tiles, ``moves[MOVE_SUIT, :n]`` the suits, in canonical order) in the position
+``board`` (a :class:`~dominosim.fast.core.board.Board`), after the public log ``pub[:n_pub]``."""
 
 SearchScratch = namedtuple("SearchScratch", ["dealt", "work", "root", "notes", "log", "rng",
                                              "totals", "moves", "tree", "value", "sampler",
@@ -70,7 +72,7 @@ inference's arrays (``infer``: :class:`~dominosim.fast.search.infer.Inference`) 
 def _search_arrays(t, p, n_events, nodes, states):
     return (make_board(t, p), make_board(t, p), np.zeros(len(AT_FIELDS), np.int64),
             make_notes(p), make_log(0, 0), np.zeros(p + 1, np.uint64),
-            np.zeros(6 * t, np.float64), np.zeros((2, 2 * t), np.int64),
+            np.zeros(6 * t, np.float64), np.zeros((MOVE_ROWS, 2 * t), np.int64),
             np.zeros((8, max(nodes, 1)), np.int64), np.zeros(max(nodes, 1), np.float64),
             make_sampler_scratch(t, p, n_events, states), make_inference(t, p, n_events))
 
@@ -87,6 +89,48 @@ def make_search_scratch(t: int, p: int, n_events: int, nodes: int, states: int,
 
         stack = make_stack(t, p, t + 3, table_bits)
     return SearchScratch(*_search_arrays(t, p, n_events, nodes, states), stack)
+
+
+def _nbytes(arrays) -> int:
+    """The bytes of a named tuple of arrays, nested tuples and None included."""
+    if arrays is None:
+        return 0
+    if isinstance(arrays, tuple):
+        return sum(_nbytes(a) for a in arrays)
+    return int(arrays.nbytes)
+
+
+@functools.lru_cache(maxsize=64)
+def _scratch_terms(t: int, p: int, n_events: int) -> tuple[int, int, int, int, int]:
+    """What :func:`scratch_bytes` adds up, from four small builds: the bytes of a scratch with one
+    node and one state, the bytes a node adds, a state adds, a solver's stack with a table of 2
+    positions, and a position of its table adds."""
+    base = _nbytes(_search_arrays(t, p, n_events, 1, 1))
+    per_node = _nbytes(_search_arrays(t, p, n_events, 2, 1)) - base
+    per_state = _nbytes(_search_arrays(t, p, n_events, 1, 2)) - base
+    from .solve import make_stack
+
+    stack = _nbytes(make_stack(t, p, t + 3, 1))
+    per_position = (_nbytes(make_stack(t, p, t + 3, 2)) - stack) // 2
+    return base, per_node, per_state, stack, per_position
+
+
+def scratch_bytes(t: int, p: int, n_events: int, nodes: int, states: int,
+                  table_bits: int = 0) -> int:
+    """The bytes of :func:`make_search_scratch`'s arrays for the same arguments, without
+    allocating them: each array grows linearly with the nodes, the states or the table's
+    positions, so small builds give the whole (a search strategy checks it against its
+    ``max_memory`` before it starts).
+
+    >>> scratch_bytes(28, 4, 60, 1001, 1 << 20, 18) == _nbytes(
+    ...     make_search_scratch(28, 4, 60, 1001, 1 << 20, 18))
+    True
+    """
+    base, per_node, per_state, stack, per_position = _scratch_terms(t, p, n_events)
+    total = base + per_node * (max(nodes, 1) - 1) + per_state * (max(states, 1) - 1)
+    if table_bits:
+        total += stack + per_position * ((1 << table_bits) - 2)
+    return total
 
 
 @jit_kernel

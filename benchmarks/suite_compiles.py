@@ -1,0 +1,131 @@
+"""Which numba compilations the test suite makes, in which test and worker, and at what CPU cost.
+
+Run the suite with this file as a pytest plug-in, then print the tables::
+
+    python benchmarks/suite_compiles.py                    # python -m pytest -q -n auto, recorded
+    python benchmarks/suite_compiles.py -- tests/test_x.py # other pytest arguments after --
+    python benchmarks/suite_compiles.py --report FOLDER    # the tables of an earlier recording
+
+Every *top-level* compilation (numba's public ``"numba:compile"`` event; a kernel's callees are
+counted in their caller's CPU) is written, per pytest process, to ``FOLDER/compiles-*.json``
+(``FOLDER`` defaults to a new temporary folder, printed). A kernel loaded from numba's disk cache
+fires no event, so with a warm cache the tables show only what still compiles. Processes started
+by tests (notebook kernels, warm's workers, sweeps run as commands) are not recorded.
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ENV = "DOMINOSIM_COMPILE_LOG"
+_records: list[dict] = []
+_test = {"id": "<collection>"}
+
+
+def _listener():
+    from numba.core import event
+
+    class Compiles(event.Listener):
+        depth = 0
+
+        def on_start(self, ev):
+            if self.depth == 0:
+                self.cpu = time.process_time()
+            self.depth += 1
+
+        def on_end(self, ev):
+            self.depth -= 1
+            if self.depth:
+                return
+            func = getattr(ev.data.get("dispatcher"), "py_func", None)
+            name = f"{getattr(func, '__module__', '?')}.{getattr(func, '__qualname__', '?')}"
+            _records.append({"test": _test["id"], "func": name, "sig": str(ev.data.get("args")),
+                             "cpu": time.process_time() - self.cpu})
+
+    return Compiles()
+
+
+def pytest_configure(config):  # noqa: D103 - pytest's hooks
+    if os.environ.get(ENV):
+        from numba.core import event
+
+        event.register("numba:compile", _listener())
+
+
+def pytest_runtest_logstart(nodeid, location):  # noqa: D103
+    _test["id"] = nodeid
+
+
+def pytest_sessionfinish(session):  # noqa: D103
+    folder = os.environ.get(ENV)
+    if folder:
+        worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
+        Path(folder, f"compiles-{worker}-{os.getpid()}.json").write_text(json.dumps(_records))
+
+
+def report(folder: Path) -> None:
+    """Print the tables of a recording in ``folder``."""
+    rows = []
+    for path in sorted(folder.glob("compiles-*.json")):
+        worker = path.stem.split("-")[1]
+        rows += [dict(r, worker=worker) for r in json.loads(path.read_text())]
+    if not rows:
+        print(f"No compilation was recorded in {folder}.")
+        return
+    total = sum(r["cpu"] for r in rows)
+    print(f"{len(rows)} top-level compilations, {total:.0f} s of CPU, in {folder}\n")
+    by_func = collections.defaultdict(lambda: [0, 0.0, set()])
+    for r in rows:
+        entry = by_func[r["func"]]
+        entry[0] += 1
+        entry[1] += r["cpu"]
+        entry[2].add(r["sig"])
+    print("| function | compilations | signatures | CPU s |\n|---|---:|---:|---:|")
+    for func, (n, cpu, sigs) in sorted(by_func.items(), key=lambda kv: -kv[1][1])[:25]:
+        print(f"| `{func}` | {n} | {len(sigs)} | {cpu:.1f} |")
+    twice = collections.defaultdict(list)
+    for r in rows:
+        twice[(r["func"], r["sig"])].append(r)
+    dup = [(k, v) for k, v in twice.items() if len(v) > 1]
+    wasted = sum(sum(r["cpu"] for r in v) - max(r["cpu"] for r in v) for _, v in dup)
+    print(f"\n{len(dup)} signatures compiled in more than one worker: {wasted:.0f} s of CPU "
+          "beyond one compilation each.")
+    by_test = collections.Counter()
+    for r in rows:
+        by_test[r["test"]] += r["cpu"]
+    print("\n| test | compile CPU s |\n|---|---:|")
+    for test, cpu in by_test.most_common(25):
+        print(f"| `{test}` | {cpu:.1f} |")
+
+
+def main() -> None:
+    """Run the suite recorded, or report an earlier recording."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--report", type=Path, help="only print the tables of this folder")
+    parser.add_argument("pytest_args", nargs="*", help="pytest's arguments (after --)")
+    args = parser.parse_args()
+    if args.report:
+        report(args.report)
+        return
+    folder = Path(tempfile.mkdtemp(prefix="dominosim-compiles-"))
+    root = Path(__file__).resolve().parent
+    env = dict(os.environ, **{ENV: str(folder)})
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (str(root), env.get("PYTHONPATH")) if p)
+    pytest_args = args.pytest_args or ["-q", "-n", "auto"]
+    start = time.perf_counter()
+    done = subprocess.run([sys.executable, "-m", "pytest", "-p", "suite_compiles", *pytest_args],
+                          env=env, check=False)
+    print(f"\npytest exited {done.returncode} after {time.perf_counter() - start:.0f} s\n")
+    report(folder)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,65 @@
+"""The cases of issue 20's hostile test that no other test file held: an analysis of a record that
+cannot happen, a search strategy shared by threads, and the game ``ds.exact`` grew past 2.6 GB
+on. (The other cases are in test_records_json_attacks, test_play_attacks, test_plugin_copies,
+test_batch_engine_version, test_solver_bounds, test_exact_lazy, test_limits, test_api_fuzz.)"""
+
+from __future__ import annotations
+
+import time
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+
+import dominosim as ds
+from dominosim.reference.handfile import SCHEMA
+
+# Block, double-2, two players, three tiles each: every tile is dealt, so seat 1 (hidden) holds
+# exactly 0-0, 2-0 and 2-1. It plays 2-1, then "knocks" with a 2 open while holding 2-0: no deal
+# of the hidden tiles agrees with that. The record loads (each event is legal on its own).
+IMPOSSIBLE = {"schema": SCHEMA,
+              "rules": {"preset": "block", "players": 2, "max_pip": 2, "hand_size": 3},
+              "deal": {"hands": [["2-2", "1-0", "1-1"], None], "boneyard": None},
+              "moves": ["2-2", "1: 2-1", "1-1", "1: knock", "0: 1-0 on 1"]}
+
+
+@pytest.mark.parametrize("method", ["pimc", "playout"])
+def test_analyze_on_an_impossible_record_is_one_line_and_does_not_call_itself_a_bug(method):
+    position = ds.HandLog.from_json(IMPOSSIBLE).position(4)  # seat 0 to move, after the knock
+    with pytest.raises((ValueError, RuntimeError)) as error:
+        ds.analyze(position, budget=5, n_jobs=1, method=method)
+    message = str(error.value)
+    assert "\n" not in message and "bug" not in message
+    assert message.startswith({
+        "pimc": "No deal of the hidden tiles agrees with this position's public history: the "
+                "position cannot happen",
+        "playout": "The value for `view` must be a view some deal agrees with, but no deal of "
+                   "the 2 tiles seat 0 cannot see is consistent with its history"}[method])
+
+
+@pytest.mark.parametrize("engine", ["reference", "fast"])
+def test_a_search_strategy_shared_by_threads_plays_as_one_thread_would(engine):
+    """One ``MonteCarlo`` object in six simulations at once: each simulation's hands are those it
+    plays alone (the object's arrays serve one decision at a time)."""
+    rules = ds.Rules.preset("block", players=2)
+    shared = ds.MonteCarlo(5)
+
+    def run(seed: int):
+        return ds.simulate(rules, [shared, "random"], n_hands=12, seed=seed, engine=engine)
+
+    alone = [run(seed) for seed in range(6)]
+    for _ in range(2):
+        with ThreadPoolExecutor(6) as pool:
+            together = list(pool.map(run, range(6)))
+        assert all(a.equals(b) for a, b in zip(alone, together, strict=True))
+
+
+def test_exact_refuses_at_once_the_game_that_grew_past_gigabytes():
+    """Block double-four, four players, two tiles each: past 2.6 GB in two minutes before issue
+    20; now its estimate is checked against ``max_states`` before anything is enumerated."""
+    rules = ds.Rules.preset("block", players=4, max_pip=4, hand_size=2)
+    clock = time.process_time()
+    with pytest.raises(ValueError, match=r"^The value for `rules` must be small enough to "
+                       r"enumerate \(at most 3,000,000 estimated states, see `max_states`\), but "
+                       r".* has about 259,459,200\.$"):
+        ds.exact(rules)
+    assert time.process_time() - clock < 1.0
