@@ -168,16 +168,20 @@ class _Game:
 
     def deal(self, hands: tuple, bone: tuple, chance: Fraction) -> None:
         """Walk one deal from its opening."""
-        start = (hands, (), frozenset(bone), 0, frozenset(), False,
-                 tuple((("dealt", h),) for h in hands))
+        seen: tuple = tuple((("dealt", h),) for h in hands)
         if opens_with_double(self.rules):
-            seat, tile = highest_double(hands, self.rules.max_pip)
-            self.play(start[:3] + (seat,) + start[4:], Move(tile, tile[0]), chance, (0, 0))
+            found = highest_double(hands, self.rules.max_pip)
+            assert found is not None, "_deals keeps the deals holding a double"
+            seat, tile = found
+            node: tuple = (hands, (), frozenset(bone), seat, frozenset(), False, seen)
+            self.play(node, Move(tile, tile[0]), chance, (0, 0))
             return
         leader = self.rules.leader
+        assert leader is not None, "Rules names the leader under opening='any'"
+        node = (hands, (), frozenset(bone), leader, frozenset(), False, seen)
         leads = sorted({Move(t, -1) for t in hands[leader]}, key=move_key)
-        for move, after in self.decide(leader, (leader, start[6][leader]), leads, (0, 0)):
-            self.play(start[:3] + (leader,) + start[4:], move, chance, after)
+        for move, after in self.decide(leader, (leader, seen[leader]), leads, (0, 0)):
+            self.play(node, move, chance, after)
 
 
 def _deals(rules: Rules):

@@ -360,9 +360,9 @@ class Lazy(Quantities):
         t = self.index[move.tile]
         found = self.ends_of.get((ends, move))
         if found is None:
-            new_ends, _ = ends_after(self.rules, ends, move)
-            found = self.ends_of[(ends, move)] = (self.canonical(new_ends),
-                                                  is_stitch_up([e.suit for e in new_ends]))
+            layout, _ = ends_after(self.rules, ends, move)
+            found = self.ends_of[(ends, move)] = (self.canonical(layout),
+                                                  is_stitch_up([e.suit for e in layout]))
         new_ends, stitched = found
         known = known[:seat] + (known[seat] & ~(1 << t),) + known[seat + 1:]
         v = self.after(pool, known, hidden, lack, bone, new_ends, seat,

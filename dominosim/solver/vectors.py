@@ -62,7 +62,7 @@ def total(vectors: list, k: int = 1) -> tuple:
         raise ValueError("The value for `vectors` must hold a vector, but none was passed.")
     den = math.lcm(*(d for d, _ in vectors))
     sums = [sum(column) for column in zip(*(nums if d == den else [x * (den // d) for x in nums]
-                                            for d, nums in vectors))]
+                                            for d, nums in vectors), strict=True)]
     den *= k
     g = math.gcd(den, *sums)
     return den // g, tuple(x // g for x in sums)
