@@ -344,8 +344,9 @@ def learn(rules: Rules, teacher: str = "solve", *, positions: int = 20_000, roun
                 progress_bar.update(positions * (rounds - r - 1))
                 break
             lineup = player
-    player = best[1]
-    assert player is not None  # round 0 always improves on -inf
+    kept = best[1]
+    assert kept is not None  # round 0 always improves on -inf
+    player = kept
     rows[chosen]["best"] = True
     player.metadata.update({
         "teacher": teacher, "positions": int((chosen + 1) * positions), "seed": seed,

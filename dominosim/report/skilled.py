@@ -42,9 +42,10 @@ def compute(hands: int = HANDS) -> pd.DataFrame:
         rules = Rules.preset(preset, players=players)
         for strategy in STRATEGIES:
             frame = simulate(rules, strategy, hands, seed=SEED)
+            assert isinstance(frame, pd.DataFrame)  # the hands' records, not a summary
             adv = opener_advantage(frame).iloc[0]
             st = stitch_ups(frame).iloc[0]
-            blocked = float((frame["end"] == "blocked").mean()) if "end" in frame else float("nan")
+            blocked = float((frame["end"] == "blocked").mean())
             rows.append({"preset": preset, "players": players, "strategy": strategy,
                          "hands": hands, "advantage": adv["advantage"], "ci_low": adv["ci_low"],
                          "ci_high": adv["ci_high"], "stitch_ups": st["rate"],
