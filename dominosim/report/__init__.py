@@ -4,7 +4,7 @@ The work is in :mod:`dominosim.report.build`; this package re-exports its entry 
 
 >>> from dominosim.report import PARTS
 >>> PARTS
-('sweep', 'block_vs_draw', 'strategies')
+('sweep', 'block_vs_draw', 'ceiling', 'strategies')
 """
 
 from .build import (

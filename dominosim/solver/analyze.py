@@ -92,7 +92,7 @@ class _Worlds:
 
     def __init__(self, state: GameState, seat: int, moves, seed: int, n_jobs: int,
                  max_nodes: int, models: np.ndarray | None = None) -> None:
-        from ..fast.core.board import PUB_COLS
+        from ..fast.core.board import MOVE_ROWS, MOVE_SUIT, MOVE_TILE, PUB_COLS
         from ..fast.core.params import rule_params
         from ..fast.core.shape import Shape
         from ..fast.search.solve import OBJ_POINTS, OBJ_WIN
@@ -105,9 +105,9 @@ class _Worlds:
         self.core, self.rp = Shape.searching(rules), rule_params(rules)
         self.pub = np.zeros((max_events(rules), PUB_COLS), dtype=np.int64)
         self.board, self.n_pub = position_board(view_of(state, seat), self.pub)
-        self.moves = np.zeros((2, 2 * rules.n_tiles), dtype=np.int64)
-        self.moves[0, :len(moves)] = [tile_id(m.tile) for m in moves]
-        self.moves[1, :len(moves)] = [m.suit for m in moves]
+        self.moves = np.zeros((MOVE_ROWS, 2 * rules.n_tiles), dtype=np.int64)
+        self.moves[MOVE_TILE, :len(moves)] = [tile_id(m.tile) for m in moves]
+        self.moves[MOVE_SUIT, :len(moves)] = [m.suit for m in moves]
         self.n, self.seat, self.seed = len(moves), seat, np.uint64(mix64(seed))
         self.objectives = np.array([OBJ_WIN, OBJ_POINTS], dtype=np.int64)
         self.key = key = (rules.n_tiles, rules.players, max_events(rules))

@@ -7,6 +7,7 @@ kernel plays every weight vector; the Python twin is
 from __future__ import annotations
 
 from ...strategies.features import N_FEATURES
+from ..core.board import MOVE_SUIT, MOVE_TILE
 from ..core.jit import jit_kernel
 from .features import move_features
 
@@ -19,7 +20,7 @@ def weighted_move(weights, shape, rp, seat, n, scratch):
     board, notes, moves, f = scratch.board, scratch.notes, scratch.moves, scratch.features
     best, best_score = 0, 0.0
     for i in range(n):
-        move_features(shape, rp, board, notes, seat, moves[0, i], moves[1, i], f)
+        move_features(shape, rp, board, notes, seat, moves[MOVE_TILE, i], moves[MOVE_SUIT, i], f)
         score = 0.0
         for j in range(N_FEATURES):
             score += weights[seat, j] * f[j]
