@@ -25,9 +25,11 @@ Examples
 from __future__ import annotations
 
 import argparse
+import math
 import time
 from itertools import combinations
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -249,9 +251,7 @@ def render(data: Path, out: Path) -> None:
         t = t.dropna(subset=["decisions_per_s"])
         ax.errorbar(t["decisions_per_s"], t["rating"],
                     yerr=[t["rating"] - t["ci_low"], t["ci_high"] - t["rating"]], fmt="o")
-        for _, r in t.iterrows():
-            ax.annotate(r["player"], (r["decisions_per_s"], r["rating"]), fontsize=7,
-                        xytext=(4, 2), textcoords="offset points")
+        _label(ax, t)
         ax.set_xscale("log")
         ax.set_xlabel("decisions per CPU second (log)")
         ax.set_ylabel("Bradley-Terry rating")
@@ -260,6 +260,26 @@ def render(data: Path, out: Path) -> None:
     fig.savefig(out / "strength.png", dpi=110)
     plt.close(fig)
     (out / "strength.md").write_text("\n".join(lines) + "\n")
+
+
+def _label(ax: Any, t: pd.DataFrame) -> None:
+    """Name each point, the labels moved down where two would overlap (players of close ratings
+    and speeds), each joined to its point by a thin line.
+    """
+    ax.set_xscale("log")  # before the limits below
+    gap = 0.045 * (t["ci_high"].max() - t["ci_low"].min())
+    placed: list[tuple[float, float]] = []
+    for _, r in t.sort_values("rating", ascending=False).iterrows():
+        x, y = r["decisions_per_s"], r["rating"]
+        near = [py for px, py in placed if abs(math.log10(px) - math.log10(x)) < 1.2]
+        while any(abs(y - py) < 0.99 * gap for py in near):  # 0.99: a label placed exactly
+            y = min(py for py in near if abs(y - py) < 0.99 * gap) - gap  # a gap below is clear
+        placed.append((x, y))
+        ax.annotate(r["player"], (r["decisions_per_s"], r["rating"]), xytext=(x * 1.6, y),
+                    fontsize=7, va="center", arrowprops={"arrowstyle": "-", "lw": 0.4})
+    lowest = min(min(y for _, y in placed), t["ci_low"].min())
+    ax.set_ylim(bottom=lowest - gap)
+    ax.set_xlim(right=t["decisions_per_s"].max() * 60)  # room for the labels of the fastest
 
 
 def main(argv: list[str] | None = None) -> None:
