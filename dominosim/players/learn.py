@@ -52,7 +52,7 @@ import pandas as pd
 
 from ..progress import bar, want_progress
 from ..reference.game import Move
-from ..rng import check_seed, mix64
+from ..rng import check_seed
 from ..rules import Rules
 from ..simulation.duplicate import compare
 from ..simulation.play import replay
@@ -60,7 +60,7 @@ from ..solver.position import Position
 from ..strategies.features import FEATURE_NAMES, move_features
 from ..strategies.weighted import Weighted
 from ..tiles import tile_id
-from .tune import MAX_DEALS, tuned_features
+from .tune import MAX_DEALS, seed_of, tuned_features
 
 DOMAIN_LEARN = 0x5C3A1E94D7B20F63
 """The random domain of the hands :func:`learn` plays and of its teacher's samples."""
@@ -102,13 +102,6 @@ class Learning:
     rounds: pd.DataFrame
     positions: pd.DataFrame = field(repr=False)
     seconds: float = 0.0
-
-
-def _seed_of(seed: int, *parts: int) -> int:
-    key = seed ^ DOMAIN_LEARN
-    for part in parts:
-        key = mix64(key + part)
-    return key & ((1 << 63) - 1)
 
 
 def check_teacher(teacher: Any) -> int:
@@ -192,7 +185,7 @@ def label_positions(rules: Rules, lineup: Any, teacher: str, n: int, seed: int,
     positions = positions[:n]
 
     def one(i: int) -> np.ndarray:
-        rows = _label(positions[i][1], worlds, _seed_of(seed, 7, i), scale)
+        rows = _label(positions[i][1], worlds, seed_of(seed, DOMAIN_LEARN, 7, i), scale)
         tick(1)
         return np.column_stack([np.full(len(rows), positions[i][0]), np.full(len(rows), i), rows])
 
@@ -316,7 +309,7 @@ def learn(rules: Rules, teacher: str = "solve", *, positions: int = 20_000, roun
         raise ValueError(f"The value for `n_jobs` must be a positive integer or None, but "
                          f"{n_jobs!r} was passed.")
     started = time.perf_counter()
-    eval_seed = _seed_of(seed, 3)
+    eval_seed = seed_of(seed, DOMAIN_LEARN, 3)
     data, rows, lineup = pd.DataFrame(), [], start
     best: tuple[float, Weighted | None] = (-np.inf, None)
     show = want_progress(progress, work=positions * rounds, long=1000)
@@ -324,8 +317,9 @@ def learn(rules: Rules, teacher: str = "solve", *, positions: int = 20_000, roun
              show=show) as progress_bar:
         for r in range(rounds):
             t0 = time.perf_counter()
-            labelled = label_positions(rules, lineup, teacher, positions, _seed_of(seed, 1, r),
-                                       threads, progress_bar.update)
+            labelled = label_positions(rules, lineup, teacher, positions,
+                                       seed_of(seed, DOMAIN_LEARN, 1, r), threads,
+                                       progress_bar.update)
             labelled.insert(0, "round", r)
             data = pd.concat([data, labelled], ignore_index=True)
             player = Weighted(rules, dict(zip(FEATURE_NAMES, fit_weights(rules, data, alpha),

@@ -75,8 +75,15 @@ class Tuning:
     seconds: float = 0.0
 
 
-def _seed_of(seed: int, *parts: int) -> int:
-    key = seed ^ DOMAIN_TUNE
+def seed_of(seed: int, domain: int, *parts: int) -> int:
+    """The seed of one part of a fit (a generation, a round, a measurement...): the run's
+    ``seed`` in the fitter's random ``domain`` (:data:`DOMAIN_TUNE`, ``learn``'s
+    ``DOMAIN_LEARN``), mixed with ``parts`` in turn; a non-negative 63-bit integer.
+
+    >>> seed_of(7, DOMAIN_TUNE, 2, 0) != seed_of(7, DOMAIN_TUNE, 2, 1), seed_of(7, DOMAIN_TUNE) >= 0
+    (True, True)
+    """
+    key = seed ^ domain
     for part in parts:
         key = mix64(key + part)
     return key & ((1 << 63) - 1)
@@ -151,13 +158,13 @@ def _search(rules: Rules, against: list[Any], x0: np.ndarray, budget: int, deals
     """Run CMA-ES until it has spent ``budget`` deals; returns the optimiser and its history."""
     import cma
 
-    es = cma.CMAEvolutionStrategy(x0, 0.5, {"seed": _seed_of(seed, 1) % (2**31 - 2) + 1,
-                                            "verbose": -9, "CMA_diagonal": False})
+    es = cma.CMAEvolutionStrategy(x0, 0.5, {"seed": seed_of(seed, DOMAIN_TUNE, 1) % (2**31 - 2)
+                                            + 1, "verbose": -9, "CMA_diagonal": False})
     spent, history, generation = 0, [], 0
     per_generation = es.popsize * deals * len(against)
     while spent + per_generation <= budget:
         candidates = es.ask()
-        gen_seed = _seed_of(seed, 2, generation)
+        gen_seed = seed_of(seed, DOMAIN_TUNE, 2, generation)
         fitness = [-float(_edges(rules, _player(rules, _vector(rules, x)), against, deals, gen_seed,
                                  n_jobs).mean()) for x in candidates]
         es.tell(candidates, fitness)
@@ -176,12 +183,12 @@ def _select(rules: Rules, against: list[Any], es: Any, budget: int, seed: int,
     """
     candidates = [np.asarray(es.mean)] + list(es.ask())
     n_deals = max(20, budget // (len(candidates) * len(against)))
-    sel_seed = _seed_of(seed, 3)
+    sel_seed = seed_of(seed, DOMAIN_TUNE, 3)
     per_deal = np.stack([_edges(rules, _player(rules, _vector(rules, x)), against, n_deals, sel_seed,
                                 n_jobs).mean(axis=1) for x in candidates], axis=1)
     tick(n_deals * len(candidates) * len(against))
     scaled = np.array([_scaled(_vector(rules, x)) for x in candidates])
-    rng = np.random.default_rng(_seed_of(seed, 4))
+    rng = np.random.default_rng(seed_of(seed, DOMAIN_TUNE, 4))
     picks = [int(np.argmax(per_deal[rng.integers(0, n_deals, n_deals)].mean(axis=0)))
              for _ in range(200)]
     return scaled[int(np.argmax(per_deal.mean(axis=0)))], scaled[picks]
@@ -190,7 +197,7 @@ def _select(rules: Rules, against: list[Any], es: Any, budget: int, seed: int,
 def _results(rules: Rules, player: Weighted, against: list[Any], budget: int, seed: int,
              n_jobs: int | None) -> pd.DataFrame:
     n_deals = max(20, budget // len(against))
-    res_seed = _seed_of(seed, 5)
+    res_seed = seed_of(seed, DOMAIN_TUNE, 5)
     rows = []
     for b in against:
         row = compare(rules, player, b, n_deals, res_seed, n_jobs=n_jobs,
