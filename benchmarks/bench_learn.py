@@ -59,11 +59,10 @@ def strength(against: str, deals: int, seed: int, games: list[str]) -> None:
 
 def models(positions: int, games: list[str]) -> None:
     """Print the three linear models' edges against ``tuned``."""
-    import numpy as np
     from sklearn.linear_model import LogisticRegression
 
-    from dominosim.players.learn import fit_weights, label_positions
-    from dominosim.players.tune import tuned_features
+    from dominosim.players.learn import centred, fit_weights, label_positions
+    from dominosim.players.tune import full_vector
     from dominosim.strategies.features import FEATURE_NAMES
 
     print("| game | model | edge against tuned [95% CI] |")
@@ -72,9 +71,8 @@ def models(positions: int, games: list[str]) -> None:
         rules = TUNED_RULES[game]
         data = label_positions(rules, "tuned", "solve", positions, 77, 2, lambda k: None)
         data.insert(0, "round", 0)
-        names = list(tuned_features(rules))
+        x, _ = centred(rules, data)
         groups = data.groupby(["round", "decision"])
-        x = data[names].to_numpy() - groups[names].transform("mean").to_numpy()
         top = groups["target"].transform("max")
         best = (data["target"] == top).to_numpy().astype(int)
         differ = (top - groups["target"].transform("min")).to_numpy() > 1e-9
@@ -82,9 +80,7 @@ def models(positions: int, games: list[str]) -> None:
         spread[spread == 0] = 1.0
         logit = LogisticRegression(fit_intercept=False, max_iter=1000).fit(
             x[differ] / spread, best[differ])
-        logistic = np.zeros(len(FEATURE_NAMES))
-        for j, name in enumerate(names):
-            logistic[FEATURE_NAMES.index(name)] = logit.coef_[0][j] / spread[j]
+        logistic = full_vector(rules, logit.coef_[0] / spread)
         wins = data.assign(target=data["win"])
         fits = {"ridge on win + points (ds.learn)": fit_weights(rules, data),
                 "logistic on the teacher's best": logistic,

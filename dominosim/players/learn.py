@@ -60,7 +60,7 @@ from ..solver.position import Position
 from ..strategies.features import FEATURE_NAMES, move_features
 from ..strategies.weighted import Weighted
 from ..tiles import tile_id
-from .tune import MAX_DEALS, seed_of, tuned_features
+from .tune import MAX_DEALS, full_vector, seed_of, tuned_features, unit_scaled
 
 DOMAIN_LEARN = 0x5C3A1E94D7B20F63
 """The random domain of the hands :func:`learn` plays and of its teacher's samples."""
@@ -215,18 +215,23 @@ def fit_weights(rules: Rules, data: pd.DataFrame, alpha: float = 1.0) -> np.ndar
     """
     from sklearn.linear_model import Ridge
 
+    x, y = centred(rules, data)
+    spread = x.std(axis=0)
+    spread[spread == 0] = 1.0
+    model = Ridge(alpha=alpha, fit_intercept=False).fit(x / spread, y)
+    return unit_scaled(full_vector(rules, model.coef_ / spread))
+
+
+def centred(rules: Rules, data: pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:
+    """The fitted features (:func:`~dominosim.players.tune.tuned_features`, one column each) and
+    the targets of labelled moves, each less its mean over the moves of the move's decision
+    (``round`` and ``decision``): what tells a decision's moves apart.
+    """
     names = list(tuned_features(rules))
     groups = data.groupby(["round", "decision"], sort=False)
     x = data[names].to_numpy(dtype=np.float64) - groups[names].transform("mean").to_numpy()
     y = data["target"].to_numpy(dtype=np.float64) - groups["target"].transform("mean").to_numpy()
-    spread = x.std(axis=0)
-    spread[spread == 0] = 1.0
-    model = Ridge(alpha=alpha, fit_intercept=False).fit(x / spread, y)
-    full = np.zeros(len(FEATURE_NAMES))
-    for j, name in enumerate(names):
-        full[FEATURE_NAMES.index(name)] = model.coef_[j] / spread[j]
-    top = float(np.max(np.abs(full)))
-    return full / top if top > 0 else full
+    return x, y
 
 
 def _check(rules: Any, positions: Any, rounds: Any, eval_deals: Any, alpha: Any) -> None:

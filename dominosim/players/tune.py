@@ -102,15 +102,20 @@ def tuned_features(rules: Rules) -> tuple[str, ...]:
                  if rules.partnerships or n not in PARTNER_FEATURES)
 
 
-def _vector(rules: Rules, x: np.ndarray) -> np.ndarray:
-    """The full weight vector (the features not tuned at 0) of the search's coordinates ``x``."""
+def full_vector(rules: Rules, x: np.ndarray) -> np.ndarray:
+    """The full weight vector (the features not fitted at 0) of coordinates ``x`` over
+    :func:`tuned_features` (the search's, or a regression's coefficients).
+    """
     full = np.zeros(len(FEATURE_NAMES))
     for j, name in enumerate(tuned_features(rules)):
         full[FEATURE_NAMES.index(name)] = x[j]
     return full
 
 
-def _scaled(vector: np.ndarray) -> np.ndarray:
+def unit_scaled(vector: np.ndarray) -> np.ndarray:
+    """``vector`` scaled so that its largest weight in size is 1 (a weighted sum's choices are
+    unchanged by a positive factor); all zeros stay zeros.
+    """
     top = float(np.max(np.abs(vector)))
     return vector / top if top > 0 else vector
 
@@ -165,7 +170,7 @@ def _search(rules: Rules, against: list[Any], x0: np.ndarray, budget: int, deals
     while spent + per_generation <= budget:
         candidates = es.ask()
         gen_seed = seed_of(seed, DOMAIN_TUNE, 2, generation)
-        fitness = [-float(_edges(rules, _player(rules, _vector(rules, x)), against, deals, gen_seed,
+        fitness = [-float(_edges(rules, _player(rules, full_vector(rules, x)), against, deals, gen_seed,
                                  n_jobs).mean()) for x in candidates]
         es.tell(candidates, fitness)
         spent += per_generation
@@ -184,10 +189,10 @@ def _select(rules: Rules, against: list[Any], es: Any, budget: int, seed: int,
     candidates = [np.asarray(es.mean)] + list(es.ask())
     n_deals = max(20, budget // (len(candidates) * len(against)))
     sel_seed = seed_of(seed, DOMAIN_TUNE, 3)
-    per_deal = np.stack([_edges(rules, _player(rules, _vector(rules, x)), against, n_deals, sel_seed,
+    per_deal = np.stack([_edges(rules, _player(rules, full_vector(rules, x)), against, n_deals, sel_seed,
                                 n_jobs).mean(axis=1) for x in candidates], axis=1)
     tick(n_deals * len(candidates) * len(against))
-    scaled = np.array([_scaled(_vector(rules, x)) for x in candidates])
+    scaled = np.array([unit_scaled(full_vector(rules, x)) for x in candidates])
     rng = np.random.default_rng(seed_of(seed, DOMAIN_TUNE, 4))
     picks = [int(np.argmax(per_deal[rng.integers(0, n_deals, n_deals)].mean(axis=0)))
              for _ in range(200)]
