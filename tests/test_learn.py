@@ -115,7 +115,9 @@ def test_learned_builtin_plays_the_shipped_player_of_the_nearer_game():
     ({"eval_deals": True}, "`eval_deals` must be an integer"),
     ({"alpha": 0.0}, "`alpha` must be a positive number"),
     ({"name": ""}, "`name` must be a non-empty string"),
-    ({"n_jobs": 0}, "`n_jobs` must be a positive integer or None"),
+    ({"n_jobs": 0}, r"`n_jobs` must be None, -1 or an integer from 1 to \d+ \(the cores"),
+    # refused at once, not after labelling a round (ds.compare refuses it)
+    ({"n_jobs": 10**6}, r"`n_jobs` must be None, -1 or an integer from 1 to \d+ \(the cores"),
 ])
 def test_learn_refuses_bad_arguments(bad, match):
     with pytest.raises(ValueError, match=match) as error:

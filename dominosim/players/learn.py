@@ -46,10 +46,10 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
-import numba
 import numpy as np
 import pandas as pd
 
+from ..checks import check_jobs
 from ..progress import bar, want_progress
 from ..reference.game import Move
 from ..rng import check_seed
@@ -285,7 +285,8 @@ def learn(rules: Rules, teacher: str = "solve", *, positions: int = 20_000, roun
     name : str
         The player's name.
     n_jobs : int, optional
-        Threads labelling positions and playing the measurement (default: numba's threads).
+        Threads labelling positions and playing the measurement (None or -1: every core numba
+        may use, as everywhere in dominosim).
     progress : bool, optional
         A progress bar over the labelled decisions.
 
@@ -309,10 +310,7 @@ def learn(rules: Rules, teacher: str = "solve", *, positions: int = 20_000, roun
     if not isinstance(name, str) or not name:
         raise ValueError(f"The value for `name` must be a non-empty string, but {name!r} was "
                          "passed.")
-    threads = numba.config.NUMBA_NUM_THREADS if n_jobs is None else n_jobs
-    if isinstance(threads, bool) or not isinstance(threads, int) or threads < 1:
-        raise ValueError(f"The value for `n_jobs` must be a positive integer or None, but "
-                         f"{n_jobs!r} was passed.")
+    threads = check_jobs(n_jobs)
     started = time.perf_counter()
     eval_seed = seed_of(seed, DOMAIN_LEARN, 3)
     data, rows, lineup = pd.DataFrame(), [], start
