@@ -123,6 +123,6 @@ def test_learn_refuses_bad_arguments(bad, match):
     with pytest.raises(ValueError, match=match) as error:
         ds.learn(SMALL, **bad)
     assert "\n" not in str(error.value)
-    with pytest.raises(ValueError, match="`rules` must be a dominosim Rules"):
+    with pytest.raises(ValueError, match=r"`rules` must be a dominosim\.Rules \(for example Rules\.preset\('block'"):
         ds.learn("block")
     assert check_teacher("pimc:7") == 7

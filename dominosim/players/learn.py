@@ -53,7 +53,7 @@ from ..checks import check_jobs
 from ..progress import bar, want_progress
 from ..reference.game import Move
 from ..rng import check_seed
-from ..rules import Rules
+from ..rules import Rules, check_rules
 from ..simulation.duplicate import compare
 from ..simulation.play import replay
 from ..solver.position import Position
@@ -235,9 +235,7 @@ def centred(rules: Rules, data: pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _check(rules: Any, positions: Any, rounds: Any, eval_deals: Any, alpha: Any) -> None:
-    if not isinstance(rules, Rules):
-        raise ValueError(f"The value for `rules` must be a dominosim Rules, but "
-                         f"{type(rules).__name__} was passed.")
+    check_rules(rules)
     for name, value, low, high in (("positions", positions, 10, MAX_DEALS),
                                    ("rounds", rounds, 1, 1000),
                                    ("eval_deals", eval_deals, 10, MAX_DEALS)):

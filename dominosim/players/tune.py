@@ -30,7 +30,7 @@ import pandas as pd
 
 from ..progress import bar, want_progress
 from ..rng import check_seed, mix64
-from ..rules import Rules
+from ..rules import Rules, check_rules
 from ..simulation.duplicate import compare
 from ..strategies.features import FEATURE_NAMES, MOVE_FEATURES
 from ..strategies.weighted import Weighted
@@ -142,9 +142,7 @@ MAX_DEALS = 1 << 40
 
 
 def _check(rules: Any, against: Any, budget: Any, deals: Any) -> list[Any]:
-    if not isinstance(rules, Rules):
-        raise ValueError(f"The value for `rules` must be a dominosim Rules, but "
-                         f"{type(rules).__name__} was passed.")
+    check_rules(rules)
     if isinstance(against, str) or not isinstance(against, (list, tuple)) or not against:
         raise ValueError("The value for `against` must be a non-empty list of strategies (names "
                          f"the compiled engine plays), but {against!r} was passed.")

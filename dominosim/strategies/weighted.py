@@ -51,7 +51,7 @@ import pandas as pd
 
 from ..reference.game import Move
 from ..rng import Stream
-from ..rules import Rules
+from ..rules import Rules, check_rules
 from ..tiles import is_double, pips, tile_id
 from .features import FEATURE_NAMES, FEATURES_VERSION, N_FEATURES, move_features
 from .view import SeatView
@@ -160,9 +160,7 @@ class Weighted:
 
     def __init__(self, rules: Rules, weights: Any, *, name: str = "weighted",
                  metadata: Mapping[str, Any] | None = None) -> None:
-        if not isinstance(rules, Rules):
-            raise ValueError(f"The value for `rules` must be a dominosim Rules, but "
-                             f"{type(rules).__name__} was passed.")
+        check_rules(rules)
         if not isinstance(name, str) or not name:
             raise ValueError(f"The value for `name` must be a non-empty string, but {name!r} was "
                              "passed.")
@@ -316,9 +314,7 @@ def tuned_player(rules: Rules, name: str = "tuned") -> Weighted:
     >>> ds.tuned_player(ds.Rules.preset("block"), "learned").metadata["teacher"]
     'solve'
     """
-    if not isinstance(rules, Rules):
-        raise ValueError(f"The value for `rules` must be a dominosim Rules, but "
-                         f"{type(rules).__name__} was passed.")
+    check_rules(rules)
     if name not in SHIPPED:
         raise ValueError(f"The value for `name` must be one of {', '.join(map(repr, SHIPPED))}, "
                          f"but {name!r} was passed.")
