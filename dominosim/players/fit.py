@@ -22,7 +22,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from ..strategies.weighted import FITTED, TUNED_RULES
+from ..strategies.weighted import FITTED, SHIPPED, TUNED_RULES, shipped_file
 from .learn import learn
 from .tune import tune
 
@@ -38,7 +38,7 @@ def parser() -> argparse.ArgumentParser:
     """The command's arguments."""
     p = argparse.ArgumentParser(prog="python -m dominosim.players.fit",
                                 description="Fit the players dominosim ships.")
-    p.add_argument("which", choices=["tuned", "learned"], help="the built-in player to fit")
+    p.add_argument("which", choices=SHIPPED, help="the built-in player to fit")
     p.add_argument("--budget", type=int, default=BUDGET, help="tuned: duplicate deals per game")
     p.add_argument("--deals", type=int, default=DEALS,
                    help="tuned: deals per candidate and opponent")
@@ -59,14 +59,14 @@ def main(argv: list[str] | None = None) -> int:
         if args.which == "learned":
             fit = learn(TUNED_RULES[game], args.teacher, positions=args.positions,
                         rounds=args.rounds, seed=args.seed, progress=sys.stderr.isatty())
-            path = fit.player.save(args.out / f"learned_{game}.npz")
+            path = fit.player.save(shipped_file("learned", game, args.out))
             print(f"{game}: {TUNED_RULES[game]!r} -> {path} ({fit.seconds:.0f} s)")
             print(fit.weights[fit.weights != 0].round(3).to_string())
             print(fit.rounds.to_string(index=False), flush=True)
             continue
         result = tune(TUNED_RULES[game], list(AGAINST), budget=args.budget, deals=args.deals,
                       seed=args.seed, name="tuned", progress=sys.stderr.isatty())
-        path = result.player.save(args.out / f"tuned_{game}.npz")
+        path = result.player.save(shipped_file("tuned", game, args.out))
         print(f"{game}: {TUNED_RULES[game]!r} -> {path} ({result.seconds:.0f} s, "
               f"{len(result.history)} generations)")
         print(result.intervals.round(3).to_string())

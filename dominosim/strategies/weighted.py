@@ -54,18 +54,16 @@ from ..rng import Stream
 from ..rules import Rules, check_rules
 from ..tiles import is_double, pips, tile_id
 from .features import FEATURE_NAMES, FEATURES_VERSION, N_FEATURES, move_features
+from .registry import PLAYERS
 from .view import SeatView
 
 FILE_PREFIX = "file:"
 """A line-up entry ``"file:path/to/player.npz"`` names a saved player."""
 FITTED = Path(__file__).parent / "fitted"
 """Where the shipped players live (package data)."""
-SHIPPED = ("tuned", "learned")
-"""The built-in fitted players: ``tuned`` (:func:`dominosim.tune`) and ``learned``
-(:func:`dominosim.learn`), each shipped as two files, ``FITTED / f"{name}_{game}.npz"``."""
-TUNED_FILES = {"block": FITTED / "tuned_block.npz", "draw": FITTED / "tuned_draw.npz"}
-"""The shipped ``tuned`` players: fitted for Block double-six 4p in partnership, 7 tiles each
-(``"block"``), and for Draw double-six 2p (``"draw"``); the ``learned`` ones beside them."""
+SHIPPED = PLAYERS
+"""The built-in fitted players (the registry's ``PLAYERS``): ``tuned`` (:func:`dominosim.tune`)
+and ``learned`` (:func:`dominosim.learn`), each shipped as two files (:func:`shipped_file`)."""
 TUNED_RULES = {"block": Rules.preset("block", players=4, hand_size=7),
                "draw": Rules.preset("draw", players=2)}
 """The rules each shipped ``tuned`` (and ``learned``) player was fitted for."""
@@ -295,12 +293,22 @@ def nearest_tuned(rules: Rules) -> str:
     return "draw" if rules.can_draw else "block"
 
 
+def shipped_file(name: str, which: str, folder: Path = FITTED) -> Path:
+    """The file of the shipped player ``name`` (``"tuned"`` or ``"learned"``) for the game
+    ``which`` (``"block"`` or ``"draw"``, :data:`TUNED_RULES`), in ``folder``.
+
+    >>> shipped_file("learned", "draw").name
+    'learned_draw.npz'
+    """
+    return Path(folder) / f"{name}_{which}.npz"
+
+
 @cache
 def shipped(which: str, name: str = "tuned") -> Weighted:
     """The shipped player ``name`` (``"tuned"`` or ``"learned"``) for the game ``which``
     (``"block"`` or ``"draw"``).
     """
-    return load_player(FITTED / f"{name}_{which}.npz")
+    return load_player(shipped_file(name, which))
 
 
 def tuned_player(rules: Rules, name: str = "tuned") -> Weighted:
