@@ -49,6 +49,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ..checks import check_choice
 from ..reference.game import Move
 from ..rng import Stream
 from ..rules import Rules, check_rules
@@ -323,9 +324,7 @@ def tuned_player(rules: Rules, name: str = "tuned") -> Weighted:
     'solve'
     """
     check_rules(rules)
-    if name not in SHIPPED:
-        raise ValueError(f"The value for `name` must be one of {', '.join(map(repr, SHIPPED))}, "
-                         f"but {name!r} was passed.")
+    check_choice("name", name, SHIPPED)
     return shipped(nearest_tuned(rules), name)
 
 
