@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from ..analysis import opener_advantage, stitch_ups
+from ..analysis import opener_advantage, outcome_rates, stitch_ups
 from ..rules import Rules
 from ..simulation.play import simulate
 
@@ -41,11 +41,10 @@ def compute(hands: int = HANDS) -> pd.DataFrame:
     for preset, players in CELLS:
         rules = Rules.preset(preset, players=players)
         for strategy in STRATEGIES:
-            frame = simulate(rules, strategy, hands, seed=SEED)
-            assert isinstance(frame, pd.DataFrame)  # the hands' records, not a summary
-            adv = opener_advantage(frame).iloc[0]
-            st = stitch_ups(frame).iloc[0]
-            blocked = float((frame["end"] == "blocked").mean())
+            summary = simulate(rules, strategy, hands, seed=SEED, keep="summary")
+            adv = opener_advantage(summary).iloc[0]
+            st = stitch_ups(summary).iloc[0]
+            blocked = float(outcome_rates(summary).set_index("outcome").loc["blocked", "rate"])
             rows.append({"preset": preset, "players": players, "strategy": strategy,
                          "hands": hands, "advantage": adv["advantage"], "ci_low": adv["ci_low"],
                          "ci_high": adv["ci_high"], "stitch_ups": st["rate"],
