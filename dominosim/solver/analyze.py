@@ -31,11 +31,11 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..checks import check_jobs, check_limit, refuse
+from ..checks import check_jobs, check_limit, check_memory, refuse
 from ..progress import bar, want_progress
 from ..reference.game import GameState
 from ..rng import Stream, check_seed, mix64
-from .bounds import check_memory, scratch_bytes, stoppable
+from .bounds import scratch_bytes, stoppable
 from .position import Position
 
 METHODS = ("pimc", "playout", "epimc", "best")

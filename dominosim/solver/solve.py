@@ -34,10 +34,10 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..checks import check_limit, refuse
+from ..checks import check_limit, check_memory, refuse
 from ..reference.game import GameState, Move, highest_double, opens_with_double
 from ..tiles import label, tile_id
-from .bounds import check_memory, stoppable, table_bytes
+from .bounds import stoppable, table_bytes
 from .position import Position
 
 OBJECTIVES = ("win", "points")
