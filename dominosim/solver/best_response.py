@@ -31,6 +31,7 @@ import pandas as pd
 from ..checks import refuse
 from ..reference.game import (
     Move,
+    drawable,
     ends_after,
     ends_by_out,
     highest_double,
@@ -113,8 +114,8 @@ class _Tree:
                 moves = [self.style.choose(view, moves, None)]
             share = weight / len(moves)
             return sum((self.advance_play(node, m, share, out) for m in moves), Fraction(0))
-        drawable = max(0, len(bone) - rules.boneyard_keep) if rules.can_draw else 0
-        if may_draw(rules, drawable, drew):
+        to_draw = drawable(rules, len(bone))
+        if may_draw(rules, to_draw, drew):
             lacks = lacks[:seat] + (frozenset(),) + lacks[seat + 1:]
             share = weight / len(bone)
             found = Fraction(0)
@@ -129,7 +130,7 @@ class _Tree:
         lacks = lacks[:seat] + (lacks[seat] | playable_suits(rules, ends),) + lacks[seat + 1:]
         public = public + (("knock", seat),)
         holding = {s for s in range(rules.players) if hands[s]}
-        if is_blocked(holding, set(knocked), drawable):
+        if is_blocked(holding, set(knocked), to_draw):
             return weight * self.result(hands, -1)
         return self.advance((hands, ends, bone, next_seat(rules, hands, seat), knocked, False,
                              lacks, plays, public), weight, out)
