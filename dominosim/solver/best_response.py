@@ -28,7 +28,7 @@ from itertools import combinations
 
 import pandas as pd
 
-from ..checks import refuse
+from ..checks import check_choice, refuse
 from ..reference.game import (
     Move,
     drawable,
@@ -217,8 +217,7 @@ def best_response(rules: Rules, strategy: str = "random") -> BestResponse:
     if rules.players != 2 or not opens_with_double(rules):
         raise ValueError(f"The value for `rules` must have two players and the highest-double "
                          f"opening, but {rules!r} was passed.")
-    if not isinstance(strategy, str) or strategy not in STYLES:
-        raise refuse("strategy", f"one of {', '.join(map(repr, STYLES))}", strategy)
+    check_choice("strategy", strategy, STYLES)
     by_seat, rows = [], []
     tiles = full_set(rules.max_pip)
     h = rules.hand_size
