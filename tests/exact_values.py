@@ -87,3 +87,20 @@ def check_config(rules: ds.Rules, rows: pd.DataFrame, df: pd.DataFrame, z: float
         if abs(mean - exact) > tolerance:
             failures.append(f"{row.quantity}: estimate {mean:.6f}, exact {exact:.6f}, se {se:.6f}")
     return failures
+
+
+def check_monte_carlo(rules: ds.Rules, table: pd.DataFrame, df: pd.DataFrame, *,
+                      skip_redeals: bool = False, label: object = None) -> None:
+    """Assert that every quantity of the exact ``table`` (``ds.exact``) that the hands ``df``
+    estimate lies within 4 standard errors of its exact value, and that at least 12 do
+    (``skip_redeals``: not the redeal quantities; ``label`` goes into the failure's message).
+    """
+    checked = 0
+    for quantity, row in table.iterrows():
+        values = samples(rules, df, quantity)
+        if values is None or skip_redeals and quantity.endswith(("redeal", "redeals")):
+            continue
+        se = values.std(ddof=1) / np.sqrt(len(values))
+        assert abs(values.mean() - row["value"]) <= 4 * se + 1e-12, (quantity, label)
+        checked += 1
+    assert checked >= 12

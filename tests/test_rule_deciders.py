@@ -34,7 +34,7 @@ DECIDERS = {
     "opening": ("dominosim.reference.game.opens_with_double", "dominosim.fast.core.turn.leads_any", "opening"),
     "leader": ("dominosim.reference.game.GameState.lead", "dominosim.fast.hand.kernel.start_hand", "leader"),
     "draw": ("dominosim.reference.game.may_draw", "dominosim.fast.core.turn.may_draw", "draw"),
-    "boneyard_keep": ("dominosim.reference.game.GameState.drawable", "dominosim.fast.core.turn.drawable", "keep"),
+    "boneyard_keep": ("dominosim.reference.game.drawable", "dominosim.fast.core.turn.drawable", "keep"),
     "opening_arms": ("dominosim.reference.game.opening_ends", "dominosim.fast.core.turn.set_opening", "arms"),
     "fill_opening_first": ("dominosim.reference.game.playable_ends", "dominosim.fast.core.turn.filling_first", "fill"),
     "doubles_branch": ("dominosim.reference.game.branches", "dominosim.fast.core.turn.branches", "branch"),

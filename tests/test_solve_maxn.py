@@ -13,9 +13,10 @@ import random
 from fractions import Fraction
 
 import pytest
+from test_solver import _random_deal
 
 import dominosim as ds
-from dominosim.tiles import full_set, pips
+from dominosim.tiles import pips
 
 
 # ---------------------------------------------------------------- the independent max-n
@@ -51,13 +52,7 @@ def _max_n(position, objective: str) -> list:
 
 
 def _deal(rules: ds.Rules, rnd: random.Random):
-    while True:
-        tiles = full_set(rules.max_pip)
-        rnd.shuffle(tiles)
-        h, p = rules.hand_size, rules.players
-        hands = [tiles[s * h:(s + 1) * h] for s in range(p)]
-        if rules.opening == "any" or any(a == b for hand in hands for a, b in hand):
-            return ds.Position.from_deal(rules, hands, tiles[p * h:])
+    return ds.Position.from_deal(rules, *_random_deal(rules, rnd))
 
 
 def _along(position, rnd: random.Random, count: int) -> list:

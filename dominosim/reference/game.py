@@ -294,6 +294,18 @@ def team_out(rules: Rules) -> bool:
     raise _no_rule("end", rules.end, ENDS)
 
 
+def drawable(rules: Rules, sleeping: int) -> int:
+    """The ``draw`` and ``boneyard_keep`` rules: how many of the ``sleeping`` tiles a seat may
+    still draw (none in Block, the boneyard less ``boneyard_keep`` otherwise).
+
+    >>> drawable(Rules.preset("draw").replace(boneyard_keep=2), 5), drawable(Rules.preset("block"), 5)
+    (3, 0)
+    """
+    if not rules.can_draw:
+        return 0
+    return max(0, sleeping - rules.boneyard_keep)
+
+
 def may_draw(rules: Rules, drawable: int, drew: bool) -> bool:
     """The ``draw`` rule: whether a seat with no legal move takes a sleeping tile now (else it
     knocks). Never in Block (``none``); while a tile may be drawn (``drawable`` > 0), until it can
@@ -408,10 +420,8 @@ class GameState:
         return [sum(pips(t) for t in h) for h in self.hands]
 
     def drawable(self) -> int:
-        """Tiles a seat may still draw: none in Block, the boneyard less ``boneyard_keep`` otherwise."""
-        if not self.rules.can_draw:
-            return 0
-        return max(0, len(self.boneyard) - self.rules.boneyard_keep)
+        """Tiles a seat may still draw (:func:`drawable`)."""
+        return drawable(self.rules, len(self.boneyard))
 
     # ------------------------------------------------------------------ moves
     def legal_moves(self, seat: int) -> list[Move]:

@@ -43,7 +43,6 @@ from pathlib import Path
 import pandas as pd
 
 from ..batch.markdown import markdown_table
-from . import exploitability
 
 SIZES = {
     "full": {"uncertainty_hands": 300, "plays": 4, "voi_budget": 50, "voi_deals": 1_000,
@@ -474,11 +473,11 @@ def main(argv: list[str] | None = None, prog: str = "python -m dominosim.report"
                 compute_strategies(data, sizes)
         {"sweep": render_sweep, "block_vs_draw": render_block_vs_draw,
          "ceiling": render_block_vs_draw, "strategies": render_strategies}[part](data, out)
-    if (data / "exploitability.csv").exists():  # computed by python -m dominosim.report.exploitability
-        exploitability.render(data, out)
-    from . import skilled, strength  # here: each is also run as ``python -m``, which warns
-    # when the module was imported before it runs
+    from . import exploitability, skilled, strength  # here: each is also run as ``python -m``,
+    # which warns when the module was imported before it runs
 
+    if (data / "exploitability.csv").exists():  # python -m dominosim.report.exploitability
+        exploitability.render(data, out)
     if (data / "strength_ratings.csv").exists():  # python -m dominosim.report.strength
         strength.render(data, out)
     if (data / "strength_skilled.csv").exists():  # python -m dominosim.report.skilled

@@ -56,7 +56,7 @@ import pandas as pd
 
 from ..analysis.common import Facts, collect, side_scores
 from ..analysis.uncertainty import luck_share
-from ..checks import check_confidence, check_fraction, refuse
+from ..checks import check_choice, check_confidence, check_fraction, refuse
 from ..progress import bar, want_progress
 from ..reference.game import GameState, opens_with_double
 from ..reference.hand import HandLog
@@ -458,8 +458,7 @@ def perfect_information_ceiling(rules: Rules, seed: int = 0, *, pimc: str = "pim
     from .play import check_count, check_rules, simulate
 
     rules = check_rules(rules)
-    if not isinstance(sides, str) or sides not in SIDES:
-        raise refuse("sides", "one of 'coalition', 'max_n'", sides)
+    check_choice("sides", sides, SIDES)
     check_count("batch", batch, low=2)
     check_count("max_deals", max_deals, low=batch)
     confidence = check_confidence(confidence)

@@ -31,11 +31,11 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..checks import check_jobs, check_limit, refuse
+from ..checks import check_choice, check_jobs, check_limit, check_memory, refuse
 from ..progress import bar, want_progress
 from ..reference.game import GameState
 from ..rng import Stream, check_seed, mix64
-from .bounds import check_memory, scratch_bytes, stoppable
+from .bounds import scratch_bytes, stoppable
 from .position import Position
 
 METHODS = ("pimc", "playout", "epimc", "best")
@@ -328,8 +328,7 @@ def analyze(position: Position, seat: int | None = None, *, method: str = "pimc"
     if not isinstance(position, Position):
         raise refuse("position", "a Position (from ds.Position.from_deal or log.position(k))",
                      type(position).__name__)
-    if method not in METHODS:
-        raise refuse("method", "one of 'pimc', 'playout', 'epimc', 'best'", method)
+    check_choice("method", method, METHODS)
     if method == "best":
         from ..strategies.registry import ALIASES
         from ..strategies.search import SearchStrategy

@@ -28,9 +28,10 @@ from itertools import combinations
 
 import pandas as pd
 
-from ..checks import refuse
+from ..checks import check_choice, refuse
 from ..reference.game import (
     Move,
+    drawable,
     ends_after,
     ends_by_out,
     highest_double,
@@ -113,8 +114,8 @@ class _Tree:
                 moves = [self.style.choose(view, moves, None)]
             share = weight / len(moves)
             return sum((self.advance_play(node, m, share, out) for m in moves), Fraction(0))
-        drawable = max(0, len(bone) - rules.boneyard_keep) if rules.can_draw else 0
-        if may_draw(rules, drawable, drew):
+        to_draw = drawable(rules, len(bone))
+        if may_draw(rules, to_draw, drew):
             lacks = lacks[:seat] + (frozenset(),) + lacks[seat + 1:]
             share = weight / len(bone)
             found = Fraction(0)
@@ -129,7 +130,7 @@ class _Tree:
         lacks = lacks[:seat] + (lacks[seat] | playable_suits(rules, ends),) + lacks[seat + 1:]
         public = public + (("knock", seat),)
         holding = {s for s in range(rules.players) if hands[s]}
-        if is_blocked(holding, set(knocked), drawable):
+        if is_blocked(holding, set(knocked), to_draw):
             return weight * self.result(hands, -1)
         return self.advance((hands, ends, bone, next_seat(rules, hands, seat), knocked, False,
                              lacks, plays, public), weight, out)
@@ -216,8 +217,7 @@ def best_response(rules: Rules, strategy: str = "random") -> BestResponse:
     if rules.players != 2 or not opens_with_double(rules):
         raise ValueError(f"The value for `rules` must have two players and the highest-double "
                          f"opening, but {rules!r} was passed.")
-    if not isinstance(strategy, str) or strategy not in STYLES:
-        raise refuse("strategy", f"one of {', '.join(map(repr, STYLES))}", strategy)
+    check_choice("strategy", strategy, STYLES)
     by_seat, rows = [], []
     tiles = full_set(rules.max_pip)
     h = rules.hand_size

@@ -18,8 +18,6 @@ import threading
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from ..checks import check_memory  # noqa: F401 - analyze.py and solve.py import it from here
-
 POLL_SECONDS = 0.05
 """How often the waiting thread looks up (for Ctrl-C)."""
 

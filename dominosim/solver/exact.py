@@ -49,6 +49,7 @@ import pandas as pd
 from ..checks import check_limit, refuse
 from ..reference.game import (
     Move,
+    drawable,
     ends_after,
     ends_by_out,
     highest_double,
@@ -231,8 +232,8 @@ class _Game(Quantities):
             moves = self.choices(moves, hands, ends, bone, seat, lacks, plays)
             return _mean([self.after_play(hands, ends, bone, seat, m.tile, m.suit, lacks, plays)
                           for m in moves])
-        drawable = max(0, len(bone) - rules.boneyard_keep) if rules.can_draw else 0
-        if may_draw(rules, drawable, drew):
+        to_draw = drawable(rules, len(bone))
+        if may_draw(rules, to_draw, drew):
             # a draw tells the table nothing of the hand the seat now holds
             after = _with(lacks, seat, frozenset())
             children = []
@@ -246,7 +247,7 @@ class _Game(Quantities):
         if lacks is not None:
             lacks = _with(lacks, seat, lacks[seat] | playable_suits(rules, ends))
         holding = {s for s in range(rules.players) if hands[s]}
-        if is_blocked(holding, set(knocked), drawable):
+        if is_blocked(holding, set(knocked), to_draw):
             v = self.finish(hands, -1)
         else:
             v = self.rest(hands, ends, bone, next_seat(rules, hands, seat), knocked, False, lacks,

@@ -45,6 +45,7 @@ import numpy as np
 from ..checks import check_limit, refuse
 from ..reference.game import (
     Move,
+    drawable,
     ends_after,
     ends_by_out,
     highest_double,
@@ -134,8 +135,8 @@ class _Game:
             for move, after in self.decide(seat, (seat, seen[seat]), moves, at):
                 self.play(node, move, chance, after)
         else:
-            drawable = max(0, len(bone) - rules.boneyard_keep) if rules.can_draw else 0
-            if may_draw(rules, drawable, drew):
+            to_draw = drawable(rules, len(bone))
+            if may_draw(rules, to_draw, drew):
                 for tile in sorted(bone):
                     taken = tuple(tuple(sorted(h + (tile,))) if s == seat else h
                                   for s, h in enumerate(hands))
@@ -146,7 +147,7 @@ class _Game:
                 return
             knocked = knocked | {seat}
             seen = tuple(v + (("knock", seat),) for v in seen)
-            if is_blocked({s for s in range(rules.players) if hands[s]}, set(knocked), drawable):
+            if is_blocked({s for s in range(rules.players) if hands[s]}, set(knocked), to_draw):
                 self.leaf(hands, -1, chance, at)
             else:
                 self.walk((hands, ends, bone, next_seat(rules, hands, seat), knocked, False,

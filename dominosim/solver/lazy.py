@@ -41,6 +41,7 @@ from itertools import combinations
 from ..reference.game import (
     Event,
     Move,
+    drawable,
     ends_after,
     ends_by_out,
     is_blocked,
@@ -243,7 +244,7 @@ class Lazy(Quantities):
         quantity, is the same without them.
         """
         unrevealed = pool.bit_count() - sum(hidden)
-        if self.rules.can_draw and bone.bit_count() + unrevealed > self.rules.boneyard_keep:
+        if drawable(self.rules, bone.bit_count() + unrevealed):
             return pool, lack, bone
         found = self.settled_of.get((pool, hidden, lack))
         if found is not None:
@@ -296,8 +297,8 @@ class Lazy(Quantities):
             return total([self.play(pool, known, hidden, lack, bone, ends, seat, pub, m, n)
                           for m in moves], len(moves))
         unrevealed = pool.bit_count() - sum(hidden)
-        drawable = bone.bit_count() + unrevealed - rules.boneyard_keep if rules.can_draw else 0
-        if may_draw(rules, max(0, drawable), drew):
+        to_draw = drawable(rules, bone.bit_count() + unrevealed)
+        if may_draw(rules, to_draw, drew):
             return plus(self.draw(pool, known, hidden, lack, bone, ends, seat, knocked, pub,
                                   unrevealed), self.DRAWS, n)
         knocked |= 1 << seat
@@ -307,7 +308,7 @@ class Lazy(Quantities):
         held = self.held(known, hidden)
         holding = {s for s in range(rules.players) if held[s]}
         knockers = {s for s in range(rules.players) if knocked >> s & 1}
-        if is_blocked(holding, knockers, max(0, drawable)):
+        if is_blocked(holding, knockers, to_draw):
             v = self.finish(pool, known, hidden, lack, -1)
         else:
             v = self.rest((pool, known, hidden, lack, bone, ends, next_seat(rules, held, seat),

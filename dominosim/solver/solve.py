@@ -34,10 +34,10 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..checks import check_limit, refuse
+from ..checks import check_choice, check_limit, check_memory, refuse
 from ..reference.game import GameState, Move, highest_double, opens_with_double
 from ..tiles import label, tile_id
-from .bounds import check_memory, stoppable, table_bytes
+from .bounds import stoppable, table_bytes
 from .position import Position
 
 OBJECTIVES = ("win", "points")
@@ -212,8 +212,7 @@ def solve(position: Position, objective: str = "win", *, sides: str = "coalition
                      type(position).__name__)
     if objective not in OBJECTIVES:
         raise refuse("objective", "one of 'win', 'points'", objective)
-    if not isinstance(sides, str) or sides not in SIDES:
-        raise refuse("sides", "one of 'coalition', 'max_n'", sides)
+    check_choice("sides", sides, SIDES)
     max_nodes = check_limit("max_nodes", max_nodes)
     if isinstance(table_bits, bool) or not isinstance(table_bits, int) or \
             not 16 <= table_bits <= 26:
