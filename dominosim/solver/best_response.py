@@ -29,26 +29,12 @@ from itertools import combinations
 import pandas as pd
 
 from ..checks import check_choice, refuse
-from ..reference.game import (
-    Move,
-    drawable,
-    ends_after,
-    ends_by_out,
-    highest_double,
-    is_blocked,
-    legal_moves,
-    may_draw,
-    move_key,
-    next_seat,
-    opening_ends,
-    opens_with_double,
-    playable_suits,
-    score,
-)
+from ..reference.game import Move, highest_double, legal_moves, move_key, opens_with_double
 from ..rules import Rules
 from ..strategies.lineup import BUILTINS, STYLES
-from ..tiles import full_set, label, pips
+from ..tiles import full_set, label
 from .lazy import seat_view
+from .walk import Node, played, result, root, settle
 
 __all__ = ["BestResponse", "best_response"]
 
@@ -80,8 +66,8 @@ class BestResponse:
 
 
 class _Tree:
-    """The hand as seen by the enumeration: a history is ``(hands, ends, bone, seat, knocked,
-    drew, lacks, plays, public)``, ``public`` the replier's view of the events so far.
+    """The hand as seen by the enumeration: histories (:class:`~dominosim.solver.walk.Node`), the
+    replier's view of the events its ``seen[replier]``.
     """
 
     def __init__(self, rules: Rules, strategy: str, replier: int) -> None:
@@ -90,70 +76,43 @@ class _Tree:
         self.style = None if strategy == "random" else BUILTINS[strategy]()
         self.rows: list = []
 
-    def result(self, hands, out_seat: int) -> Fraction:
-        winner, _ = score(self.rules, [sum(pips(t) for t in h) for h in hands], out_seat)
-        if winner < 0:
-            return Fraction(1, 2)
-        return Fraction(int(winner == self.rules.side_of(self.replier)))
-
-    def advance(self, node: tuple, weight: Fraction, out: dict) -> Fraction:
+    def advance(self, node: Node, weight: Fraction, out: dict) -> Fraction:
         """Play ``node`` on until the replier must choose among two or more moves or the hand
         ends: the ended hands' weighted results, and ``out`` filled with ``{information set:
         [(node, weight), ...]}`` for the choices reached.
         """
         rules = self.rules
-        hands, ends, bone, seat, knocked, drew, lacks, plays, public = node
-        moves = legal_moves(rules, hands[seat], ends)
+        hands, seat = node.hands, node.seat
+        moves = legal_moves(rules, hands[seat], node.ends)
         if moves:
             if seat == self.replier and len(moves) > 1:
-                out.setdefault((hands[seat], public), []).append((node, weight))
+                out.setdefault((hands[seat], node.seen[seat]), []).append((node, weight))
                 return Fraction(0)
             if seat != self.replier and len(moves) > 1 and self.style is not None:
-                view = seat_view(rules, seat, hands[seat], ends, tuple(len(h) for h in hands),
-                                 len(bone), lacks, plays)
+                view = seat_view(rules, seat, hands[seat], node.ends, tuple(len(h) for h in hands),
+                                 len(node.bone), node.lacks, node.plays)
                 moves = [self.style.choose(view, moves, None)]
             share = weight / len(moves)
             return sum((self.advance_play(node, m, share, out) for m in moves), Fraction(0))
-        to_draw = drawable(rules, len(bone))
-        if may_draw(rules, to_draw, drew):
-            lacks = lacks[:seat] + (frozenset(),) + lacks[seat + 1:]
-            share = weight / len(bone)
-            found = Fraction(0)
-            for tile in sorted(bone):
-                taken = tuple(tuple(sorted(h + (tile,))) if s == seat else h
-                              for s, h in enumerate(hands))
-                seen = public + (("draw", seat, tile if seat == self.replier else None),)
-                found += self.advance((taken, ends, bone - {tile}, seat, knocked, True, lacks,
-                                       plays, seen), share, out)
-            return found
-        knocked = knocked | {seat}
-        lacks = lacks[:seat] + (lacks[seat] | playable_suits(rules, ends),) + lacks[seat + 1:]
-        public = public + (("knock", seat),)
-        holding = {s for s in range(rules.players) if hands[s]}
-        if is_blocked(holding, set(knocked), to_draw):
-            return weight * self.result(hands, -1)
-        return self.advance((hands, ends, bone, next_seat(rules, hands, seat), knocked, False,
-                             lacks, plays, public), weight, out)
+        children = settle(rules, node)
+        if children is None:
+            return weight * result(rules, hands, -1, self.replier)
+        share = weight / len(children)
+        return sum((self.advance(child, share, out) for child in children), Fraction(0))
 
-    def advance_play(self, node: tuple, move: Move, weight: Fraction, out: dict) -> Fraction:
+    def advance_play(self, node: Node, move: Move, weight: Fraction, out: dict) -> Fraction:
         """:meth:`advance` after ``move`` by the seat to move."""
-        rules = self.rules
-        hands, ends, bone, seat, knocked, drew, lacks, plays, public = node
-        hands = tuple(tuple(t for t in h if t != move.tile) if s == seat else h
-                      for s, h in enumerate(hands))
-        new_ends, _ = ends_after(rules, ends, move)
-        plays = plays[:seat] + (tuple(sorted(plays[seat] + (move.tile,))),) + plays[seat + 1:]
-        public = public + (("play", seat, move.tile, move.suit),)
-        if ends_by_out(rules, hands, seat):
-            return weight * self.result(hands, seat)
-        return self.advance((hands, tuple(new_ends), bone, next_seat(rules, hands, seat),
-                             frozenset(), False, lacks, plays, public), weight, out)
+        child, ended = played(self.rules, node, move)
+        if ended:
+            return weight * result(self.rules, child.hands, child.seat, self.replier)
+        return self.advance(child, weight, out)
 
     def solve(self, info: tuple, histories: list) -> Fraction:
         """The weighted value of information set ``info`` under the best reply (its move
         recorded in :attr:`rows`).
         """
-        moves = legal_moves(self.rules, histories[0][0][0][self.replier], histories[0][0][1])
+        first = histories[0][0]
+        moves = legal_moves(self.rules, first.hands[self.replier], first.ends)
         best: Fraction | None = None
         best_move = None
         for move in sorted(moves, key=move_key):
@@ -165,25 +124,23 @@ class _Tree:
                 best, best_move = found, move
         reach = sum((w for _, w in histories), Fraction(0))
         assert best is not None, "a decision has at least one legal move"
-        dealt = histories[0][0][8][0][1]
+        dealt = first.seen[self.replier][0][1]
         self.rows.append((self.replier, dealt, info[1][1:], best_move, best / reach))
         return best
 
 
-def _start(rules: Rules, replier: int, hands, bone) -> tuple | None:
-    """The history after the opening of a deal (None when it is redealt)."""
+def _opening(rules: Rules, replier: int, hands, bone) -> tuple[Node, bool] | None:
+    """The history after the opening of a deal and whether it ends the hand (None when the deal
+    is redealt).
+    """
     found = highest_double(hands, rules.max_pip)
     if found is None:
         return None
     seat, tile = found
-    hands = tuple(tuple(t for t in h if t != tile) if s == seat else h
-                  for s, h in enumerate(hands))
-    p = rules.players
-    plays = tuple((tile,) if s == seat else () for s in range(p))
-    public = (("dealt", hands[replier] + ((tile,) if seat == replier else ())),
-              ("play", seat, tile, tile[0]))
-    return (hands, tuple(opening_ends(rules, tile)), frozenset(bone), next_seat(rules, hands, seat),
-            frozenset(), False, (frozenset(),) * p, plays, public)
+    # the replier's dealt hand as its history shows it: its opening double last
+    dealt = tuple(t for t in hands[replier] if t != tile) + ((tile,) if seat == replier else ())
+    seen = tuple((("dealt", dealt if s == replier else h),) for s, h in enumerate(hands))
+    return played(rules, root(hands, bone, seat, seen), Move(tile, tile[0]))
 
 
 def best_response(rules: Rules, strategy: str = "random") -> BestResponse:
@@ -229,12 +186,13 @@ def best_response(rules: Rules, strategy: str = "random") -> BestResponse:
             rest = [t for t in tiles if t not in mine]
             for theirs in combinations(rest, h):
                 hands = (mine, theirs) if replier == 0 else (theirs, mine)
-                node = _start(rules, replier, hands, [t for t in rest if t not in theirs])
-                if node is None:
+                opened = _opening(rules, replier, hands, [t for t in rest if t not in theirs])
+                if opened is None:
                     continue
                 deals += 1
-                if ends_by_out(rules, node[0], node[8][1][1]):  # the opener is out at once
-                    total += tree.result(node[0], node[8][1][1])
+                node, ended = opened
+                if ended:  # the opener is out at once
+                    total += result(rules, node.hands, node.seat, replier)
                 else:
                     total += tree.advance(node, Fraction(1), first)
         total += sum((tree.solve(key, group) for key, group in first.items()), Fraction(0))

@@ -43,23 +43,10 @@ from itertools import combinations
 import numpy as np
 
 from ..checks import check_limit, refuse
-from ..reference.game import (
-    Move,
-    drawable,
-    ends_after,
-    ends_by_out,
-    highest_double,
-    is_blocked,
-    legal_moves,
-    may_draw,
-    move_key,
-    next_seat,
-    opening_ends,
-    opens_with_double,
-    score,
-)
+from ..reference.game import Move, highest_double, legal_moves, move_key, opens_with_double
 from ..rules import Rules
-from ..tiles import full_set, pips
+from ..tiles import full_set
+from .walk import Node, played, result, root, settle
 
 __all__ = ["GameValue", "game_value"]
 
@@ -103,11 +90,9 @@ class _Game:
         self.payoff: dict[tuple[int, int], list] = {}  # (s0, s1) -> [chance, seat 0's result]
 
     def leaf(self, hands, out_seat: int, chance: Fraction, at: tuple) -> None:
-        winner, _ = score(self.rules, [sum(pips(t) for t in h) for h in hands], out_seat)
-        result = Fraction(1, 2) if winner < 0 else Fraction(int(winner == 0))
         cell = self.payoff.setdefault(at, [Fraction(0), Fraction(0)])
         cell[0] += chance
-        cell[1] += chance * result
+        cell[1] += chance * result(self.rules, hands, out_seat, 0)
 
     def decide(self, seat: int, key: tuple, moves: list, at: tuple):
         """The sequences of ``seat`` choosing each of ``moves`` at information set ``key``."""
@@ -116,56 +101,35 @@ class _Game:
             seq = self.seqs[seat].setdefault((info, move), len(self.seqs[seat]))
             yield move, (seq, at[1]) if seat == 0 else (at[0], seq)
 
-    def walk(self, node: tuple, chance: Fraction, at: tuple) -> None:
-        """Every continuation of ``node`` (``hands, ends, bone, seat, knocked, drew, seen``:
-        ``seen`` each seat's view of the events so far) reached with probability ``chance`` by
-        the sequences ``at``.
+    def walk(self, node: Node, chance: Fraction, at: tuple) -> None:
+        """Every continuation of ``node`` reached with probability ``chance`` by the sequences
+        ``at``.
         """
-        rules = self.rules
         self.nodes += 1
         if self.nodes > self.max_nodes:
             raise ValueError(f"The value for `max_nodes` ({self.max_nodes:,}) is too small for "
                              f"this game: its tree has more nodes; pass a smaller rule set or a "
                              "larger `max_nodes`.")
-        hands, ends, bone, seat, knocked, drew, seen = node
-        moves = legal_moves(rules, hands[seat], ends)
+        seat = node.seat
+        moves = legal_moves(self.rules, node.hands[seat], node.ends)
         if len(moves) == 1:
             self.play(node, moves[0], chance, at)
         elif moves:
-            for move, after in self.decide(seat, (seat, seen[seat]), moves, at):
+            for move, after in self.decide(seat, (seat, node.seen[seat]), moves, at):
                 self.play(node, move, chance, after)
+        elif (children := settle(self.rules, node)) is None:
+            self.leaf(node.hands, -1, chance, at)
         else:
-            to_draw = drawable(rules, len(bone))
-            if may_draw(rules, to_draw, drew):
-                for tile in sorted(bone):
-                    taken = tuple(tuple(sorted(h + (tile,))) if s == seat else h
-                                  for s, h in enumerate(hands))
-                    view = tuple(v + (("draw", seat, tile if s == seat else None),)
-                                 for s, v in enumerate(seen))
-                    self.walk((taken, ends, bone - {tile}, seat, knocked, True, view),
-                              chance / len(bone), at)
-                return
-            knocked = knocked | {seat}
-            seen = tuple(v + (("knock", seat),) for v in seen)
-            if is_blocked({s for s in range(rules.players) if hands[s]}, set(knocked), to_draw):
-                self.leaf(hands, -1, chance, at)
-            else:
-                self.walk((hands, ends, bone, next_seat(rules, hands, seat), knocked, False,
-                           seen), chance, at)
+            for child in children:
+                self.walk(child, chance / len(children), at)
 
-    def play(self, node: tuple, move: Move, chance: Fraction, at: tuple) -> None:
+    def play(self, node: Node, move: Move, chance: Fraction, at: tuple) -> None:
         """:meth:`walk` after ``move`` by the seat to move (the opening when nothing is down)."""
-        rules = self.rules
-        hands, ends, bone, seat, knocked, drew, seen = node
-        hands = tuple(tuple(t for t in h if t != move.tile) if s == seat else h
-                      for s, h in enumerate(hands))
-        new_ends = opening_ends(rules, move.tile) if not ends else ends_after(rules, ends, move)[0]
-        seen = tuple(v + (("play", seat, move.tile, move.suit),) for v in seen)
-        if ends_by_out(rules, hands, seat):
-            self.leaf(hands, seat, chance, at)
+        child, out = played(self.rules, node, move)
+        if out:
+            self.leaf(child.hands, child.seat, chance, at)
         else:
-            self.walk((hands, tuple(new_ends), bone, next_seat(rules, hands, seat), frozenset(),
-                       False, seen), chance, at)
+            self.walk(child, chance, at)
 
     def deal(self, hands: tuple, bone: tuple, chance: Fraction) -> None:
         """Walk one deal from its opening."""
@@ -174,12 +138,11 @@ class _Game:
             found = highest_double(hands, self.rules.max_pip)
             assert found is not None, "_deals keeps the deals holding a double"
             seat, tile = found
-            node: tuple = (hands, (), frozenset(bone), seat, frozenset(), False, seen)
-            self.play(node, Move(tile, tile[0]), chance, (0, 0))
+            self.play(root(hands, bone, seat, seen), Move(tile, tile[0]), chance, (0, 0))
             return
         leader = self.rules.leader
         assert leader is not None, "Rules names the leader under opening='any'"
-        node = (hands, (), frozenset(bone), leader, frozenset(), False, seen)
+        node = root(hands, bone, leader, seen)
         leads = sorted({Move(t, -1) for t in hands[leader]}, key=move_key)
         for move, after in self.decide(leader, (leader, seen[leader]), leads, (0, 0)):
             self.play(node, move, chance, after)
