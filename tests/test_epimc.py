@@ -126,14 +126,10 @@ def _worlds(state, view, moves, budget, seed):
     return core, rp, dec, ss, worlds
 
 
-@pytest.mark.parametrize("rules", [
-    ds.Rules.preset("block", players=2, max_pip=3, hand_size=3),
-    ds.Rules.preset("block", players=3, max_pip=3, hand_size=3),
-    ds.Rules.preset("draw", players=2, max_pip=3, hand_size=3),
-], ids=["block2", "block3", "draw2"])
-def test_epimc_chooses_as_an_independent_implementation(rules):
-    checked = 0
-    for seed in range(30):
+def _decisions(rules, seeds):
+    """Every position of the hands ``seeds`` played by ``random`` where the seat that plays next
+    has two legal moves or more: ``(seed, event index, state, seat, its moves)``."""
+    for seed in seeds:
         log = play_hand(rules, "random", seed=seed)
         hands, boneyard = log.deals[-1]
         events = [e for e in log.events if e.kind != "end"]
@@ -143,16 +139,25 @@ def test_epimc_chooses_as_an_independent_implementation(rules):
             state = _replay(rules, hands, boneyard, events[:k])
             me = events[k].seat
             moves = state.legal_moves(me)
-            if state.to_move != me or len(moves) < 2:
-                continue
-            view = view_of(state, me)
-            core, rp, dec, ss, worlds = _worlds(state, view, moves, 6,
-                                                np.uint64(seed * 100 + k))
-            budget = fw.Budget(METHODS.index("epimc"), False, 6)
-            got = fe.epimc_decide(ss.stack, core, rp, budget, dec, ss, np.uint64(seed * 100 + k))
-            want, _ = _epimc_choice(worlds, me, moves)
-            assert got == want
-            checked += 1
+            if state.to_move == me and len(moves) >= 2:
+                yield seed, k, state, me, moves
+
+
+@pytest.mark.parametrize("rules", [
+    ds.Rules.preset("block", players=2, max_pip=3, hand_size=3),
+    ds.Rules.preset("block", players=3, max_pip=3, hand_size=3),
+    ds.Rules.preset("draw", players=2, max_pip=3, hand_size=3),
+], ids=["block2", "block3", "draw2"])
+def test_epimc_chooses_as_an_independent_implementation(rules):
+    checked = 0
+    for seed, k, state, me, moves in _decisions(rules, range(30)):
+        view = view_of(state, me)
+        core, rp, dec, ss, worlds = _worlds(state, view, moves, 6, np.uint64(seed * 100 + k))
+        budget = fw.Budget(METHODS.index("epimc"), False, 6)
+        got = fe.epimc_decide(ss.stack, core, rp, budget, dec, ss, np.uint64(seed * 100 + k))
+        want, _ = _epimc_choice(worlds, me, moves)
+        assert got == want
+        checked += 1
     assert checked >= 15
 
 
@@ -180,22 +185,13 @@ def test_analyze_epimc_ranks_moves_as_the_strategy_chooses():
 
     rules = ds.Rules.preset("block", players=2, max_pip=3, hand_size=3)
     checked = 0
-    for seed in range(10):
-        log = play_hand(rules, "random", seed=seed)
-        hands, boneyard = log.deals[-1]
-        events = [e for e in log.events if e.kind != "end"]
-        for k in range(1, len(events)):
-            state = _replay(rules, hands, boneyard, events[:k])
-            me = events[k].seat
-            moves = state.legal_moves(me)
-            if events[k].kind != "play" or state.to_move != me or len(moves) < 2:
-                continue
-            table = ds.analyze(Position(state), method="epimc", budget=6, seed=seed, n_jobs=1)
-            world_seed = np.uint64(mix64(seed))
-            core, rp, dec, ss, _ = _worlds(state, view_of(state, me), moves, 6, world_seed)
-            budget = fw.Budget(METHODS.index("epimc"), False, 6)
-            chosen = fe.epimc_decide(ss.stack, core, rp, budget, dec, ss, world_seed)
-            assert int(table["best"].to_numpy().argmax()) == chosen
-            assert table.attrs["samples"] == 6
-            checked += 1
+    for seed, _, state, me, moves in _decisions(rules, range(10)):
+        table = ds.analyze(Position(state), method="epimc", budget=6, seed=seed, n_jobs=1)
+        world_seed = np.uint64(mix64(seed))
+        core, rp, dec, ss, _ = _worlds(state, view_of(state, me), moves, 6, world_seed)
+        budget = fw.Budget(METHODS.index("epimc"), False, 6)
+        chosen = fe.epimc_decide(ss.stack, core, rp, budget, dec, ss, world_seed)
+        assert int(table["best"].to_numpy().argmax()) == chosen
+        assert table.attrs["samples"] == 6
+        checked += 1
     assert checked >= 8

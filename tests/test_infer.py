@@ -12,7 +12,7 @@ from fractions import Fraction
 import numpy as np
 import pytest
 from scipy.stats import chisquare
-from test_sampler import _replay
+from test_sampler import _hidden, _histories, _replay
 
 import dominosim as ds
 from dominosim.fast.core import board as fb
@@ -30,7 +30,7 @@ from dominosim.strategies import view_of
 from dominosim.strategies.lineup import resolve
 from dominosim.strategies.registry import STRATEGY_CODES
 from dominosim.strategies.search import SearchStrategy, position_board, table_states
-from dominosim.tiles import n_tiles, tile_id, tile_of
+from dominosim.tiles import tile_id, tile_of
 
 CASES = [  # rules, the line-up that plays the hand (seat 0 is the viewer)
     (Rules.preset("block", players=2, max_pip=3, hand_size=3), ["random", "bully"]),
@@ -61,42 +61,13 @@ def _likelihood(rules, lineup, me, hands, boneyard, history):
     return weight
 
 
-def _histories(view, dealt_mine):
-    """Every consistent hidden history: ``(allocation, hands, boneyard in draw order)``."""
-    rules, me = view.rules, view.seat
-    history = [e for e in view.history if e.kind != "end"]
-    draws = [e for e in history if e.kind == "draw"]
-    my_drawn = [e.tile for e in draws if e.seat == me]
-    unknown = [tile_of(i) for i in range(n_tiles(rules.max_pip))
-               if tile_of(i) not in dealt_mine and tile_of(i) not in my_drawn]
-    others = [s for s in range(rules.players) if s != me]
-    n_other = sum(e.seat != me for e in draws)
-
-    def rest(k, pool, hands):
-        if k < len(others):
-            for pick in itertools.combinations(pool, rules.hand_size):
-                hands[others[k]] = list(pick)
-                yield from rest(k + 1, [t for t in pool if t not in pick], hands)
-            return
-        for seq in itertools.permutations(pool, n_other):
-            left = sorted((t for t in pool if t not in seq), key=tile_id)
-            it = iter(seq)
-            order = [e.tile if e.seat == me else next(it) for e in draws] + left
-            state = _replay(rules, hands, order, history)
-            if state is not None:
-                alloc = tuple(tuple(sorted(state.hands[s], key=tile_id)) for s in others)
-                yield alloc, [list(h) for h in hands], order
-
-    hands = [list(dealt_mine) if s == me else [] for s in range(rules.players)]
-    yield from rest(0, unknown, hands)
-
-
 def _posterior(view, dealt_mine, lineup):
     """{allocation: total likelihood of its histories} by enumeration."""
     history = [e for e in view.history if e.kind != "end"]
     found: Counter = Counter()
-    for alloc, hands, order in _histories(view, dealt_mine):
-        found[alloc] += _likelihood(view.rules, lineup, view.seat, hands, order, history)
+    for state, hands, order in _histories(view, dealt_mine):
+        found[_hidden(view, state)] += _likelihood(view.rules, lineup, view.seat, hands, order,
+                                                   history)
     return found
 
 
@@ -142,7 +113,7 @@ def test_world_weights_equal_the_enumerated_likelihood(rules, lineup):
     checked = zeroed = 0
     for view, mine in itertools.islice(_positions(rules, lineup, range(6)), 0, None, 2):
         post = _posterior(view, mine, lineup)
-        histories = Counter(a for a, _, _ in _histories(view, mine))
+        histories = Counter(_hidden(view, s) for s, _, _ in _histories(view, mine))
         core, rp, board, ss = _scratch(view, lineup, 1)
         seen = set()
         for _ in range(300):

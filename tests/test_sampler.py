@@ -70,8 +70,9 @@ def _positions(rules, seed):
             yield state, seat, hands
 
 
-def _brute(view, dealt_mine):
-    """Every consistent hidden history, by enumeration: {allocation: number of histories}."""
+def _histories(view, dealt_mine):
+    """Every consistent hidden history, by enumeration: ``(state after it, the hands dealt, the
+    boneyard in draw order)``."""
     rules, me = view.rules, view.seat
     history = [e for e in view.history if e.kind != "end"]
     draws = [e for e in history if e.kind == "draw"]
@@ -80,26 +81,35 @@ def _brute(view, dealt_mine):
                if tile_of(i) not in dealt_mine and tile_of(i) not in my_drawn]
     others = [s for s in range(rules.players) if s != me]
     n_other_draws = sum(e.seat != me for e in draws)
-    found: Counter = Counter()
 
     def deal_rest(k, pool, hands):
         if k < len(others):
             for pick in itertools.combinations(pool, rules.hand_size):
                 hands[others[k]] = list(pick)
-                deal_rest(k + 1, [t for t in pool if t not in pick], hands)
+                yield from deal_rest(k + 1, [t for t in pool if t not in pick], hands)
             return
         for seq in itertools.permutations(pool, n_other_draws):
             rest = sorted((t for t in pool if t not in seq), key=tile_id)
             it = iter(seq)
-            order = [e.tile if e.seat == me else next(it) for e in draws]
-            state = _replay(rules, hands, order + rest, history)
+            order = [e.tile if e.seat == me else next(it) for e in draws] + rest
+            state = _replay(rules, hands, order, history)
             if state is not None:
-                alloc = tuple(tuple(sorted(state.hands[s], key=tile_id)) for s in others)
-                found[alloc, frozenset(state.boneyard)] += 1
+                yield state, [list(h) for h in hands], order
 
     hands = [list(dealt_mine) if s == me else [] for s in range(rules.players)]
-    deal_rest(0, unknown, hands)
-    return found
+    yield from deal_rest(0, unknown, hands)
+
+
+def _hidden(view, state):
+    """The hands ``view``'s seat cannot see in ``state`` (an allocation), each sorted."""
+    return tuple(tuple(sorted(state.hands[s], key=tile_id))
+                 for s in range(view.rules.players) if s != view.seat)
+
+
+def _brute(view, dealt_mine):
+    """Every consistent hidden history, by enumeration: {allocation: number of histories}."""
+    return Counter((_hidden(view, state), frozenset(state.boneyard))
+                   for state, _, _ in _histories(view, dealt_mine))
 
 
 def _allocation(view, hands, boneyard):

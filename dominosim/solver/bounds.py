@@ -76,12 +76,14 @@ def table_bytes(tiles: int, table_bits: int) -> int:
 
 
 def scratch_bytes(rules: Any, table_bits: int) -> int:
-    """The bytes of one thread's search scratch with a solver's table (a move analysis): the
-    solver's stack and the consistent-deal table (16 bytes a state).
+    """The bytes of one thread's search scratch with a solver's table of ``2**table_bits``
+    positions (a move analysis: :func:`~dominosim.fast.search.worlds.make_search_scratch` with one
+    node), counted exactly without allocating them by
+    :func:`~dominosim.fast.search.worlds.scratch_bytes`, the count the search strategies check too.
     """
+    from ..fast.search.worlds import scratch_bytes as search_bytes
+    from ..records import max_events
     from ..strategies.search import table_states
 
-    return table_bytes(rules.n_tiles, table_bits) + 16 * table_states(rules) + \
-        64 * rules.n_tiles * (rules.n_tiles + rules.players)
-
-
+    return search_bytes(rules.n_tiles, rules.players, max_events(rules), 1, table_states(rules),
+                        table_bits)

@@ -151,9 +151,8 @@ class SearchStrategy:
         """
         if not self.infer:
             return self
-        bound = copy.copy(self)
+        bound = copy.copy(self)  # with its own arrays and lock (see __getstate__)
         bound.models = tuple(model_code(s) for s in lineup)
-        bound._scratch, bound._lock = {}, threading.Lock()
         return bound
 
     @classmethod
@@ -224,11 +223,13 @@ class SearchStrategy:
         return f"SearchStrategy({self.name!r})"
 
     def __getstate__(self) -> dict:
-        """What a pickle keeps: the strategy, not its arrays (rebuilt on first use) or its lock."""
+        """What a pickle or a copy keeps: the strategy, not its arrays (rebuilt on first use) or
+        its lock.
+        """
         return {k: v for k, v in self.__dict__.items() if k not in ("_scratch", "_lock")}
 
     def __setstate__(self, state: dict) -> None:
-        """A strategy from its pickle, with new arrays and lock."""
+        """A strategy from its pickle or a copy, with new arrays and lock."""
         self.__dict__.update(state, _scratch={}, _lock=threading.Lock())
 
     def _arrays(self, rules: Rules) -> tuple:

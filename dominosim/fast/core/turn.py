@@ -336,6 +336,18 @@ def record_played(notes, seat, tile):
         notes.played[seat, T_HIGH[tile]] += 1
 
 
+@jit_kernel
+def record_knock(notes, seat, psm):
+    """What a knock tells every seat: ``seat`` lacks the playable suits ``psm``."""
+    notes.lacks[seat] |= psm
+
+
+@jit_kernel
+def record_draw(notes, seat):
+    """What a draw does to it: the drawn tile is unknown, so nothing is known of the new hand."""
+    notes.lacks[seat] = 0
+
+
 @jit_helper
 def play(shape, rp, board, notes, log, seat, tile, suit):
     """``seat`` plays ``tile`` on an end showing ``suit``."""
@@ -376,7 +388,7 @@ def draw_for(shape, rp, board, notes, log, seat, psm):
         at[DRAWS] += 1
         drew = True
         if shape.styles:
-            notes.lacks[seat] = 0  # the drawn tile is unknown: nothing is known of the new hand
+            record_draw(notes, seat)
         event(shape, log, EV_DRAW, seat, tile, -1)
         public(shape, log, PUB_DRAW, seat, psm, -1)
         n = count_moves(shape, board.hands, seat, psm)
@@ -390,7 +402,7 @@ def knock(shape, rp, board, notes, log, seat, psm):
     at[KNOCKS] += 1
     at[KNOCKED] |= 1 << seat
     if shape.styles:
-        notes.lacks[seat] |= psm
+        record_knock(notes, seat, psm)
     event(shape, log, EV_KNOCK, seat, -1, psm)
     public(shape, log, PUB_KNOCK, seat, psm, -1)
 

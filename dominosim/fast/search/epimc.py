@@ -97,14 +97,14 @@ def walk(core, rp, me, st, key):
     """From level 0, just after the root move, the other seats reply (:func:`reply`) until ``me``
     is to move. Returns ``(n, key)``: its number of moves (in ``st.moves[0]``) and the key of what
     it saw; ``n`` 0 when the hand ended first, -1 past the node limit."""
-    board = level(st, 0)
+    board, moves = level(st, 0), st.moves[0]
     while board.at[OUT] < 0:
         n, psm = advance(core, rp, board, st.notes, st.log)
         if n == 0:
             break
         seat = board.at[SEAT]
         key = mix64(key ^ np.uint64((board.at[DRAWS] << 20) | (board.at[KNOCKS] << 8) | seat))
-        fill_moves(core, board.hands, seat, psm, st.moves[0])
+        fill_moves(core, board.hands, seat, psm, moves)
         if seat == me:
             for w in range(core.words):
                 key = mix64(key ^ board.hands[me, w])
@@ -112,7 +112,7 @@ def walk(core, rp, me, st, key):
         j = reply(core, rp, st, seat, n)
         if j < 0:
             return -1, key
-        tile, suit = st.moves[MOVE_TILE, 0, j], st.moves[MOVE_TILE, 1, j]
+        tile, suit = moves[MOVE_TILE, j], moves[MOVE_SUIT, j]
         key = mix64(key + np.uint64(tile * N_SUITS + suit + 1))
         play(core, rp, board, st.notes, st.log, seat, tile, suit)
     return 0, key
@@ -138,8 +138,9 @@ def line(core, rp, me, ss, tile, suit, row):
     if n == 0:
         row[0] = leaf(rp, ctl, board)
         return 0, key
+    moves = st.moves[0]
     for a in range(n):
-        row[a] = solve_play(core, rp, st, me, st.moves[MOVE_TILE, 0, a], st.moves[MOVE_TILE, 1, a])
+        row[a] = solve_play(core, rp, st, me, moves[MOVE_TILE, a], moves[MOVE_SUIT, a])
         if ctl[C_ABORTED]:
             return SOLVER_LIMIT, key
     return n, key

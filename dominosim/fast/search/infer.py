@@ -55,6 +55,7 @@ from ..core.board import (
     PUB_X,
     copy_hands,
     fill_moves,
+    give,
     make_board,
     make_log,
     make_notes,
@@ -63,7 +64,15 @@ from ..core.jit import jit, jit_kernel
 from ..core.params import S_PARTNER, S_RANDOM
 from ..core.rng import shuffle
 from ..core.styles import best_move, heaviest_lead
-from ..core.turn import leads_any, open_with, play, playable_suits, record_played
+from ..core.turn import (
+    leads_any,
+    open_with,
+    play,
+    playable_suits,
+    record_draw,
+    record_knock,
+    record_played,
+)
 from .consistent import (
     I_ITEMS,
     I_PLACES,
@@ -219,17 +228,6 @@ def lead_likelihood(core, inf, seat, tile):
 
 
 @jit_kernel
-def count_line_ends(core, board):
-    """A line's two ends counted by suit (the search's turn keeps no counts on a line; the
-    styles read them)."""
-    if core.line:
-        for v in range(N_SUITS):
-            board.suit_count[v] = 0
-        board.suit_count[board.ends[0]] += 1
-        board.suit_count[board.ends[1]] += 1
-
-
-@jit_kernel
 def replay_play(core, rp, me, inf, e, first):
     """Public event ``e``, a play, replayed; returns its likelihood under the player's model."""
     b, notes = inf.replay, inf.notes
@@ -245,8 +243,7 @@ def replay_play(core, rp, me, inf, e, first):
         if modelled:
             w = play_likelihood(core, rp, inf, seat, tile, suit)
         play(core, rp, b, notes, inf.log, seat, tile, suit)
-    record_played(notes, seat, tile)
-    count_line_ends(core, b)
+    record_played(notes, seat, tile)  # the search's turn (core.styles off) does not
     return w
 
 
@@ -265,15 +262,13 @@ def likelihood(core, rp, me, inf):
             if w == 0.0:
                 return 0.0
         elif kind == PUB_DRAW:
-            if seat == me or inf.drawn[e] < 0:
+            if seat != me and inf.drawn[e] >= 0:
+                give(b, seat, inf.drawn[e])
+            else:  # its own draw (its hand is not replayed) or an unknown tile: the count
                 b.counts[seat] += 1
-            else:
-                tile = inf.drawn[e]
-                b.hands[seat, tile >> 6] |= ONE << np.uint64(tile & 63)
-                b.counts[seat] += 1
-            notes.lacks[seat] = 0  # as the kernel: nothing is known of the new hand
+            record_draw(notes, seat)
         else:
-            notes.lacks[seat] |= pub[e, PUB_X]
+            record_knock(notes, seat, pub[e, PUB_X])
     return w
 
 
