@@ -270,7 +270,7 @@ def analyze(position: Position, seat: int | None = None, *, method: str = "pimc"
         Value each sampled world by the perfect-information solver, or by one play-out with
         ``continuation``, or as the ``epimc`` strategy does (the seat's next decision taken once
         per information set over all ``budget`` worlds: no early stop); ``'best'``: the method of
-        the ``"best"`` player (``dominosim.strategies.registry.ALIASES``).
+        the ``"best"`` player (``dominosim.strategies.registry.unalias``).
     budget : int
         The most samples of the hidden tiles (at least 1).
     seed : int
@@ -330,10 +330,10 @@ def analyze(position: Position, seat: int | None = None, *, method: str = "pimc"
                      type(position).__name__)
     check_choice("method", method, METHODS)
     if method == "best":
-        from ..strategies.registry import ALIASES
+        from ..strategies.registry import unalias
         from ..strategies.search import SearchStrategy
 
-        method = SearchStrategy.from_name(ALIASES["best"]).kind
+        method = SearchStrategy.from_name(unalias("best")).kind
     budget = check_limit("budget", budget, 1, MAX_WORLDS)
     check_seed(seed)
     max_nodes = check_limit("max_nodes", max_nodes)
