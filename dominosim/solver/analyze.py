@@ -163,7 +163,6 @@ class _Worlds:
         best total over the set's worlds).
         """
         from ..fast.search.epimc import EpimcWorlds, epimc_worlds
-        from ..fast.search.solve import WIN_UNIT
 
         if self.status < 0:
             raise RuntimeError(_error(self.rules, self.status, self.max_nodes))
@@ -181,7 +180,7 @@ class _Worlds:
                                          self.seed, a, part)
 
         self._on_threads(run, status)
-        return _taken(out, budget, n, WIN_UNIT)
+        return _taken(out, budget, n)
 
     def _on_threads(self, run: Callable[[int], None], status: list[int]) -> None:
         """Run ``run(i)`` for every scratch ``i`` of the pool, ``run(0)`` on this thread, the rest
@@ -209,10 +208,12 @@ class _Worlds:
         self.pool = []
 
 
-def _taken(out: Any, budget: int, n: int, unit: int) -> tuple[np.ndarray, np.ndarray]:
+def _taken(out: Any, budget: int, n: int) -> tuple[np.ndarray, np.ndarray]:
     """``(win, points)`` by world and move from ``epimc``'s lines: each information set takes the
     move of best total over its worlds.
     """
+    from ..fast.search.solve import win_and_points
+
     taken = np.zeros((budget, n))
     for m in range(n):
         sets: dict[int, list[int]] = {}
@@ -225,8 +226,8 @@ def _taken(out: Any, budget: int, n: int, unit: int) -> tuple[np.ndarray, np.nda
             c = int(out.counts[ks[0], m])
             best = int(np.argmax(out.values[ks, m, :c].sum(axis=0)))
             taken[ks, m] = out.values[ks, m, best]
-    win = np.floor((taken + unit // 2) / unit)
-    return win / 2, taken - win * unit
+    win, points = win_and_points.py_func(taken)
+    return win / 2, points
 
 
 def _error(rules, status: int, max_nodes: int) -> str:
