@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import statistics
 import subprocess
 import sys
 from pathlib import Path
@@ -60,11 +61,13 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("roots", nargs="+", help="roots of the checkouts, the baseline first")
     parser.add_argument("--rounds", type=int, default=3, help="old/new pairs per case (3)")
     parser.add_argument("--cases", default="", help="comma-separated case numbers (all)")
+    parser.add_argument("--scale", type=float, default=1.0, help="hands of each case times this")
     args = parser.parse_args(argv)
     chosen = [CASES[int(k)] for k in args.cases.split(",")] if args.cases else CASES
+    chosen = [case[:4] + (max(1, round(case[4] * args.scale)),) + case[5:] for case in chosen]
     names = [f"{k}: {Path(root).name}" for k, root in enumerate(args.roots)]
     print("| case | " + " | ".join(f"{n}, best" for n in names) + " | "
-          + " | ".join(f"{n} / 0" for n in names[1:]) + " | every round |")
+          + " | ".join(f"{n} / 0, best (median)" for n in names[1:]) + " | every round |")
     print("|---|" + "---:|" * (2 * len(names) - 1) + "---|")
     for case in chosen:
         rates: list[list[float]] = [[] for _ in args.roots]
@@ -72,9 +75,12 @@ def main(argv: list[str] | None = None) -> None:
             for k, root in enumerate(args.roots):
                 rates[k].append(rate(root, case))
         best = [max(r) for r in rates]
+        middle = [statistics.median(r) for r in rates]
         rounds = "; ".join(", ".join(f"{x:,.0f}" for x in r) for r in rates)
+        ratios = [f"{b / best[0]:.3f} ({m / middle[0]:.3f})"
+                  for b, m in zip(best[1:], middle[1:], strict=True)]
         print(f"| {case[0]} | " + " | ".join(f"{b:,.0f}" for b in best) + " | "
-              + " | ".join(f"{b / best[0]:.3f}" for b in best[1:]) + f" | {rounds} |", flush=True)
+              + " | ".join(ratios) + f" | {rounds} |", flush=True)
 
 
 if __name__ == "__main__":
