@@ -129,7 +129,7 @@ def test_the_state_limit_stops_the_enumeration():
 def test_exact_refuses_a_limit_the_memory_cannot_hold():
     rules = ds.Rules(max_pip=2, players=2, hand_size=2)
     with pytest.raises(ValueError, match=r"`max_states` must fit in the free memory \(at most "
-                                         r"[0-9,]+ states of about 700 bytes each\), but "
+                                         r"[0-9,]+ states of about 1000 bytes each\), but "
                                          r"1,000,000,000,000,000,000 was passed\.$"):
         ds.exact(rules, max_states=10**18)
 

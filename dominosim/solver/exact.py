@@ -87,11 +87,13 @@ _READS = {
 
 MAX_STATES = 3_000_000
 """The largest :func:`estimated_states` that :func:`exact` takes on by default, and the most states
-it then keeps (about 2 GB: :data:`BYTES_PER_STATE`)."""
+it then keeps (about 3 GB: :data:`BYTES_PER_STATE`)."""
 
-BYTES_PER_STATE = 700
+BYTES_PER_STATE = 1000
 """The memory one state of the lazy enumeration takes with its tables: the peak resident memory
-over the states kept was 670 bytes on the largest validation configuration (``benchmarks/README.md``)."""
+grown over the states kept was at most 946 bytes a state on every rule set measured (Block
+double-four, four players, at 3 million states; 645 to 680 with two players), by
+``python benchmarks/bench_exact_states.py`` (``benchmarks/README.md``)."""
 
 
 def _deals(tiles: list, players: int, size: int):
@@ -113,11 +115,13 @@ def estimated_states(rules: Rules, strategies: str | Sequence[str] = "random") -
     revealed); half as much again when a seat plays ``partner`` with partnerships (its states
     keep the tiles each seat played).
 
-    Not a proof: the lazy enumeration met at most 0.86 as many states as this on every
-    configuration measured (the validation table, the other rule options, four line-ups:
-    ``benchmarks/README.md``, ``python benchmarks/bench_exact_states.py``). What bounds the
-    memory for certain is ``max_states``: :func:`exact` stops, with an error, at the moment it
-    would keep more states than that, whatever the estimate said.
+    An estimate, not a proof: the lazy enumeration met at most 0.83 as many states as this on
+    every rule set measured (the validation table, the other rule options, four line-ups:
+    ``python benchmarks/bench_exact_states.py``, ``benchmarks/README.md``); a count of every
+    value a state's key can hold bounds it for certain but is far larger (the places of the
+    tiles alone, ``(players + 3) ** tiles``, are 60 million for configuration 4). What
+    bounds the memory for certain is ``max_states``: :func:`exact` stops, with an error, at the
+    moment it would keep more states than that, whatever the estimate said.
 
     >>> estimated_states(Rules(max_pip=3, players=2, hand_size=3))
     50400
