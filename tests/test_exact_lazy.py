@@ -5,6 +5,7 @@ bounds (the estimate checked before work, the state limit, the memory, Ctrl-C)."
 
 from __future__ import annotations
 
+import importlib
 import signal
 import subprocess
 import sys
@@ -124,6 +125,19 @@ def test_the_state_limit_stops_the_enumeration():
         enumerate_hands(game)
     # the states under way when the limit was met (at most one per level of the hand) may finish
     assert 500 <= len(game.memo) <= 500 + 2 * rules.n_tiles
+
+
+def test_exact_stops_at_the_state_limit_whatever_the_estimate_said(monkeypatch):
+    """The guard, not the estimate, bounds the memory: an estimate far too low (as the one before
+    issue 20 was on Draw games) still stops at ``max_states``, in one line naming the limit and
+    the estimate."""
+    exact_module = importlib.import_module("dominosim.solver.exact")  # the module, not ds.exact
+    monkeypatch.setattr(exact_module, "estimated_states", lambda rules, lineup: 1)
+    rules = rules_of(TABLE[TABLE["config_id"] == "2"].iloc[0])
+    with pytest.raises(ValueError, match=r"^The value for `max_states` must be larger for "
+                                         r"Rules.*: the enumeration met more than 500 states "
+                                         r"\(the estimate was 1\)\.$"):
+        ds.exact(rules, max_states=500)
 
 
 def test_exact_refuses_a_limit_the_memory_cannot_hold():
