@@ -53,6 +53,11 @@ OTHERS = {
                                         "draw='until_playable', opening_arms=4, "
                                         "doubles_branch=True)"),
     "draw d3 3p x2": "ds.Rules(max_pip=3, players=3, hand_size=2, draw='until_playable')",
+    # few tiles asleep and large hands: the estimate's deals are few, the states are not
+    "block d3 2p x5": "ds.Rules(max_pip=3, players=2, hand_size=5)",
+    "block d3 2p x4": "ds.Rules(max_pip=3, players=2, hand_size=4)",
+    "block d3 2p x4 lead any": "ds.Rules(max_pip=3, players=2, hand_size=4, opening='any')",
+    "block d3 3p x3 lead any": "ds.Rules(max_pip=3, players=3, hand_size=3, opening='any')",
 }
 LINEUPS = ["random", "bully", "stitcher", "partner"]
 

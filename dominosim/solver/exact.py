@@ -116,8 +116,11 @@ def estimated_states(rules: Rules, strategies: str | Sequence[str] = "random") -
     keep the tiles each seat played).
 
     An estimate, not a proof: the lazy enumeration met at most 0.83 as many states as this on
-    every rule set measured (the validation table, the other rule options, four line-ups:
-    ``python benchmarks/bench_exact_states.py``, ``benchmarks/README.md``); a count of every
+    every configuration of the validation table and every Draw rule set measured (the other
+    options, four line-ups: ``python benchmarks/bench_exact_states.py``,
+    ``benchmarks/README.md``), but up to 4.5 times as many where the hands are large and few
+    tiles lie asleep (the deals are then few, the states are not: Block double-three, two
+    players of five tiles, under ``random``); a count of every
     value a state's key can hold bounds it for certain but is far larger (the places of the
     tiles alone, ``(players + 3) ** tiles``, are 60 million for configuration 4). What
     bounds the memory for certain is ``max_states``: :func:`exact` stops, with an error, at the
