@@ -150,9 +150,9 @@ def _check_memory(max_states: int) -> None:
     except (ValueError, OSError, AttributeError):  # not a POSIX system: nothing to check
         return
     if max_states * BYTES_PER_STATE > free:
-        raise ValueError(f"The value for `max_states` must fit in the free memory (at most "
-                         f"{free // BYTES_PER_STATE:,} states of about {BYTES_PER_STATE} bytes "
-                         f"each), but {max_states:,} was passed.")
+        raise refuse("max_states", f"the free memory (at most {free // BYTES_PER_STATE:,} states "
+                     f"of about {BYTES_PER_STATE} bytes each)", max_states,
+                     shown=f"{max_states:,}", verb="fit in")
 
 
 class _Game(Quantities):
