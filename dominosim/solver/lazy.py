@@ -115,6 +115,9 @@ class Lazy(Quantities):
         self.suits_at: dict = {}  # ends -> (playable suits, their mask)
         self.moves_of: dict = {}  # (hand mask, ends) -> legal moves
         self.ends_of: dict = {}  # (ends, move) -> (canonical ends after it, stitch-up)
+        # the reference rules' answers that depend on a count or the hands' sizes alone
+        self.drawable = [drawable(rules, n) for n in range(len(self.tiles) + 1)]
+        self.turn_of: dict = {}  # (tiles held by each seat, seat) -> (out, next seat)
 
     # ------------------------------------------------------------------ completions
     def completions(self, pool: int, hidden: tuple, lack: tuple) -> int:
@@ -209,6 +212,7 @@ class Lazy(Quantities):
         ends = self.canonical(opening_ends(self.rules, tile))
         pub = self.start_pub()
         n = self.completions(pool, hidden, lack)
+        pool, lack, bone = self.settled(pool, hidden, lack, bone)
         v = self.after(pool, known, hidden, lack, bone, ends, seat, self.played(pub, seat, tile))
         return plus(v, self.PLAYS, n)
 
@@ -230,12 +234,18 @@ class Lazy(Quantities):
         return lacks, plays
 
     def after(self, pool, known, hidden, lack, bone, ends, seat: int, pub) -> tuple:
-        """The total after ``seat`` has played (its tile gone, ``ends`` canonical)."""
+        """The total after ``seat`` has played (its tile gone, ``ends`` canonical; the state
+        settled).
+        """
         held = self.held(known, hidden)
-        if ends_by_out(self.rules, held, seat):
+        found = self.turn_of.get((held, seat))
+        if found is None:
+            found = self.turn_of[(held, seat)] = (ends_by_out(self.rules, held, seat),
+                                                  next_seat(self.rules, held, seat))
+        out, nxt = found
+        if out:
             return self.finish(pool, known, hidden, lack, seat)
-        return self.rest((pool, known, hidden, lack, bone, ends,
-                          next_seat(self.rules, held, seat), 0, False, pub))
+        return self.visit(pool, known, hidden, lack, bone, ends, nxt, 0, False, pub)
 
     def settled(self, pool: int, hidden: tuple, lack: tuple, bone: int) -> tuple:
         """``(pool, lack, bone)`` without the tiles that can only lie asleep for ever, once no
@@ -243,8 +253,7 @@ class Lazy(Quantities):
         Each lies in the boneyard in every completion, so the count of completions, and every
         quantity, is the same without them.
         """
-        unrevealed = pool.bit_count() - sum(hidden)
-        if drawable(self.rules, bone.bit_count() + unrevealed):
+        if self.drawable[bone.bit_count() + pool.bit_count() - sum(hidden)]:
             return pool, lack, bone
         found = self.settled_of.get((pool, hidden, lack))
         if found is not None:
@@ -258,11 +267,16 @@ class Lazy(Quantities):
         found = self.settled_of[(pool, hidden, lack)] = (keep, self.normal(keep, hidden, lack), 0)
         return found
 
-    def rest(self, state: tuple) -> tuple:
-        """The total of the rest of the hand over the completions of ``state``."""
-        pool, known, hidden, lack, bone, *more = state
+    def rest(self, pool, known, hidden, lack, bone, ends, seat, knocked, drew, pub) -> tuple:
+        """The total of the rest of the hand over the completions of the state."""
         pool, lack, bone = self.settled(pool, hidden, lack, bone)
-        state = (pool, known, hidden, lack, bone, *more)
+        return self.visit(pool, known, hidden, lack, bone, ends, seat, knocked, drew, pub)
+
+    def visit(self, *state) -> tuple:
+        """:meth:`rest` of a state already settled: its pool, hidden counts, lacks and boneyard
+        are those of a settled state (a play or a knock changes none of them, and
+        :meth:`settled` of a settled state is itself).
+        """
         found = self.memo.get(state)
         if found is None:
             if len(self.memo) >= self.max_states:
@@ -297,7 +311,7 @@ class Lazy(Quantities):
             return total([self.play(pool, known, hidden, lack, bone, ends, seat, pub, m, n)
                           for m in moves], len(moves))
         unrevealed = pool.bit_count() - sum(hidden)
-        to_draw = drawable(rules, bone.bit_count() + unrevealed)
+        to_draw = self.drawable[bone.bit_count() + unrevealed]
         if may_draw(rules, to_draw, drew):
             return plus(self.draw(pool, known, hidden, lack, bone, ends, seat, knocked, pub,
                                   unrevealed), self.DRAWS, n)
@@ -311,8 +325,8 @@ class Lazy(Quantities):
         if is_blocked(holding, knockers, to_draw):
             v = self.finish(pool, known, hidden, lack, -1)
         else:
-            v = self.rest((pool, known, hidden, lack, bone, ends, next_seat(rules, held, seat),
-                           knocked, False, (lacks, plays)))
+            v = self.visit(pool, known, hidden, lack, bone, ends, next_seat(rules, held, seat),
+                           knocked, False, (lacks, plays))
         return plus(v, self.KNOCKS, n)
 
     def reveal(self, pool, known, hidden, lack, bone, ends, seat, knocked, drew, pub,
@@ -334,9 +348,9 @@ class Lazy(Quantities):
                 new_lack = self.normal(rest_pool, left, after_lack)
                 if not self.completions(rest_pool, left, new_lack):
                     continue
-                children.append(self.rest((
+                children.append(self.rest(
                     rest_pool, known[:seat] + (known[seat] | mask,) + known[seat + 1:], left,
-                    new_lack, bone, ends, seat, knocked, drew, pub)))
+                    new_lack, bone, ends, seat, knocked, drew, pub))
         return total(children, 1)
 
     def present(self, pool: int) -> int:
@@ -354,7 +368,7 @@ class Lazy(Quantities):
         tiles (states that differ only elsewhere are one state).
         """
         present = self.present(pool)
-        return tuple(m & present if h else 0 for m, h in zip(lack, hidden, strict=True))
+        return tuple([m & present if h else 0 for m, h in zip(lack, hidden, strict=True)])
 
     def play(self, pool, known, hidden, lack, bone, ends, seat, pub, move, n) -> tuple:
         """The total after ``seat`` plays ``move`` (``n`` completions)."""
@@ -381,18 +395,18 @@ class Lazy(Quantities):
             lacks = lacks[:seat] + (frozenset(),) + lacks[seat + 1:]
         children = []
         for t in _bits(bone):
-            children.append(self.rest((
+            children.append(self.rest(
                 pool, known[:seat] + (known[seat] | 1 << t,) + known[seat + 1:], hidden, lack,
-                bone & ~(1 << t), ends, seat, knocked, True, (lacks, plays))))
+                bone & ~(1 << t), ends, seat, knocked, True, (lacks, plays)))
         if unrevealed:
             for t in _bits(pool):
                 rest_pool = pool & ~(1 << t)
                 new_lack = self.normal(rest_pool, hidden, lack)
                 if not self.completions(rest_pool, hidden, new_lack):
                     continue
-                children.append(self.rest((
+                children.append(self.rest(
                     rest_pool, known[:seat] + (known[seat] | 1 << t,) + known[seat + 1:],
-                    hidden, new_lack, bone, ends, seat, knocked, True, (lacks, plays))))
+                    hidden, new_lack, bone, ends, seat, knocked, True, (lacks, plays)))
         return total(children, bone.bit_count() + unrevealed)
 
     def view(self, known, hidden, bone, pool, ends, seat, pub):

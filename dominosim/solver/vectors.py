@@ -60,9 +60,11 @@ def total(vectors: list, k: int = 1) -> tuple:
         return vectors[0]
     if not vectors:
         raise ValueError("The value for `vectors` must hold a vector, but none was passed.")
-    den = math.lcm(*(d for d, _ in vectors))
-    sums = [sum(column) for column in zip(*(nums if d == den else [x * (den // d) for x in nums]
-                                            for d, nums in vectors), strict=True)]
+    den = math.lcm(*[d for d, _ in vectors])
+    sums = list(map(sum, zip(*[nums if d == den else [x * (den // d) for x in nums]
+                               for d, nums in vectors], strict=True)))
     den *= k
     g = math.gcd(den, *sums)
-    return den // g, tuple(x // g for x in sums)
+    if g == 1:
+        return den, tuple(sums)
+    return den // g, tuple([x // g for x in sums])
