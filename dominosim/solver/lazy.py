@@ -113,8 +113,8 @@ class Lazy(Quantities):
         self.index = {tile: t for t, tile in enumerate(self.tiles)}
         self.mask_pips: dict = {}
         self.suits_at: dict = {}  # ends -> (playable suits, their mask)
-        self.moves_of: dict = {}  # (hand mask, ends) -> legal moves
-        self.ends_of: dict = {}  # (ends, move) -> (canonical ends after it, stitch-up)
+        self.moves_of: dict = {}  # (hand mask, ends) -> the legal moves' outcomes
+        self.ends_of: dict = {}  # (ends, move) -> its outcome (see outcome)
         # the reference rules' answers that depend on a count or the hands' sizes alone
         self.drawable = [drawable(rules, n) for n in range(len(self.tiles) + 1)]
         self.turn_of: dict = {}  # (tiles held by each seat, seat) -> (out, next seat)
@@ -297,8 +297,8 @@ class Lazy(Quantities):
                                want)
         moves = self.moves_of.get((known[seat], ends))
         if moves is None:
-            moves = self.moves_of[(known[seat], ends)] = legal_moves(rules, self.hand(known[seat]),
-                                                                     ends)
+            moves = self.moves_of[(known[seat], ends)] = tuple(
+                self.outcome(ends, m) for m in legal_moves(rules, self.hand(known[seat]), ends))
         n = self.completions(pool, hidden, lack)
         if moves:
             style = self.styles[seat]
@@ -306,8 +306,9 @@ class Lazy(Quantities):
                 if hidden[seat]:
                     return self.reveal(pool, known, hidden, lack, bone, ends, seat, knocked,
                                        drew, pub, -1)
-                moves = [style.choose(self.view(known, hidden, bone, pool, ends, seat, pub),
-                                      moves, None)]
+                chosen = style.choose(self.view(known, hidden, bone, pool, ends, seat, pub),
+                                      [m[0] for m in moves], None)
+                moves = [self.outcome(ends, chosen)]
             return total([self.play(pool, known, hidden, lack, bone, ends, seat, pub, m, n)
                           for m in moves], len(moves))
         unrevealed = pool.bit_count() - sum(hidden)
@@ -335,7 +336,8 @@ class Lazy(Quantities):
         ``want`` (all its tiles when ``want`` is -1): the rest of its tiles then lack ``want``.
         """
         mine = lack[seat]
-        cand = [t for t in _bits(pool) if self.suits[t] & want and not self.suits[t] & mine]
+        suits = self.suits
+        cand = [1 << t for t in _bits(pool) if suits[t] & want and not suits[t] & mine]
         h = hidden[seat]
         sizes = [h] if want == -1 else range(min(h, len(cand)) + 1)
         after_lack = lack[:seat] + (mine | want if want != -1 else 0,) + lack[seat + 1:]
@@ -343,7 +345,7 @@ class Lazy(Quantities):
         for k in sizes:
             left = hidden[:seat] + (h - k,) + hidden[seat + 1:]
             for chosen in combinations(cand, k):
-                mask = sum(1 << t for t in chosen)
+                mask = sum(chosen)
                 rest_pool = pool & ~mask
                 new_lack = self.normal(rest_pool, left, after_lack)
                 if not self.completions(rest_pool, left, new_lack):
@@ -370,16 +372,22 @@ class Lazy(Quantities):
         present = self.present(pool)
         return tuple([m & present if h else 0 for m, h in zip(lack, hidden, strict=True)])
 
-    def play(self, pool, known, hidden, lack, bone, ends, seat, pub, move, n) -> tuple:
-        """The total after ``seat`` plays ``move`` (``n`` completions)."""
-        t = self.index[move.tile]
+    def outcome(self, ends: tuple, move: Move) -> tuple:
+        """``(move, its tile's bit, the canonical ends after it, whether it stitches up)``."""
         found = self.ends_of.get((ends, move))
         if found is None:
             layout, _ = ends_after(self.rules, ends, move)
-            found = self.ends_of[(ends, move)] = (self.canonical(layout),
+            found = self.ends_of[(ends, move)] = (move, 1 << self.index[move.tile],
+                                                  self.canonical(layout),
                                                   is_stitch_up([e.suit for e in layout]))
-        new_ends, stitched = found
-        known = known[:seat] + (known[seat] & ~(1 << t),) + known[seat + 1:]
+        return found
+
+    def play(self, pool, known, hidden, lack, bone, ends, seat, pub, outcome, n) -> tuple:
+        """The total after ``seat`` plays a move, given as its :meth:`outcome` (``n``
+        completions).
+        """
+        move, bit, new_ends, stitched = outcome
+        known = known[:seat] + (known[seat] & ~bit,) + known[seat + 1:]
         v = self.after(pool, known, hidden, lack, bone, new_ends, seat,
                        self.played(pub, seat, move.tile))
         v = plus(v, self.PLAYS, n)
