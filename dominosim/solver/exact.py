@@ -67,7 +67,7 @@ from ..rules import Rules, check_rules
 from ..strategies.lineup import BUILTINS, STYLES, per_seat
 from ..strategies.view import SeatView
 from ..tiles import full_set, pips
-from .lazy import Lazy, StateLimitError, enumerate_hands, seat_view
+from .lazy import Lazy, StateLimitError, collector_paused, enumerate_hands, seat_view
 from .vectors import Quantities, plus, total
 
 __all__ = ["exact", "estimated_states", "MAX_STATES"]
@@ -340,14 +340,16 @@ def exact(rules: Rules, strategies: str | Sequence[str] = "random", *,
     _check_memory(max_states)
     reads = set().union(*(_reads(rules, name) for name in lineup))
     game = Lazy(rules, lineup, reads, max_states)
-    try:
-        by_opener, opened_double, played, no_double = enumerate_hands(game)
-    except StateLimitError:
-        raise ValueError(f"The value for `max_states` must be larger for {rules!r}: the "
-                         f"enumeration met more than {max_states:,} states (the estimate was "
-                         f"{states:,}).") from None
-    table = _table(rules, game, by_opener, opened_double, played, no_double)
-    table.attrs["states"] = len(game.memo)
+    with collector_paused():  # till the states are freed, by their reference counts
+        try:
+            by_opener, opened_double, played, no_double = enumerate_hands(game)
+        except StateLimitError:
+            raise ValueError(f"The value for `max_states` must be larger for {rules!r}: the "
+                             f"enumeration met more than {max_states:,} states (the estimate "
+                             f"was {states:,}).") from None
+        table = _table(rules, game, by_opener, opened_double, played, no_double)
+        table.attrs["states"] = len(game.memo)
+        del game
     return table
 
 

@@ -33,7 +33,9 @@ decides.
 
 from __future__ import annotations
 
+import gc
 import math
+from contextlib import contextmanager
 from fractions import Fraction
 from functools import lru_cache
 from itertools import combinations
@@ -61,7 +63,7 @@ from ..strategies.view import SeatView
 from ..tiles import full_set, pips
 from .vectors import Quantities, plus, total
 
-__all__ = ["Lazy", "StateLimitError", "enumerate_hands", "seat_view"]
+__all__ = ["Lazy", "StateLimitError", "collector_paused", "enumerate_hands", "seat_view"]
 
 
 class StateLimitError(ValueError):
@@ -472,7 +474,9 @@ def _fill(classes: tuple, caps: tuple) -> int:
         memo[key] = found
         return found
 
-    return go(0, caps)
+    found = go(0, caps)
+    del go  # empties its closure's cell: no reference cycle is left to collect
+    return found
 
 
 def _splits(count: int, caps: list):
@@ -488,6 +492,22 @@ def _splits(count: int, caps: list):
 
 
 
+@contextmanager
+def collector_paused():
+    """The cyclic garbage collector paused (as it was after): the enumeration keeps millions of
+    tuples, which hold no reference cycles, and every full collection would walk them all (a
+    third of the enumeration's time, ``benchmarks/README.md``). Usable as a decorator.
+    """
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
+@collector_paused()
 def enumerate_hands(game: Lazy) -> tuple[dict, dict, int, int]:
     """Every deal's hand, lazily: ``(by_opener, opened_double, played, no_double)``, the totals
     of the quantities over the deals opened by each seat (:class:`fractions.Fraction` entries),
