@@ -209,13 +209,12 @@ class Lazy(Quantities):
 
     def opened(self, pool, known, hidden, lack, bone, seat: int, tile) -> tuple:
         """The total from the opening play of ``tile`` (revealed in ``seat``'s hand) on."""
-        t = self.index[tile]
-        known = known[:seat] + (known[seat] & ~(1 << t),) + known[seat + 1:]
-        ends = self.canonical(opening_ends(self.rules, tile))
-        pub = self.start_pub()
+        outcome = (Move(tile, -1), 1 << self.index[tile],
+                   self.canonical(opening_ends(self.rules, tile)), False)
         n = self.completions(pool, hidden, lack)
         pool, lack, bone = self.settled(pool, hidden, lack, bone)
-        v = self.after(pool, known, hidden, lack, bone, ends, seat, self.played(pub, seat, tile))
+        v = self.play(pool, known, hidden, lack, bone, seat, self.start_pub(), outcome,
+                      self.turn_after(known, hidden, seat), n)
         return plus(v, self.PLAYS, n)
 
     def canonical(self, ends) -> tuple:
@@ -235,19 +234,15 @@ class Lazy(Quantities):
             plays = plays[:seat] + (tuple(sorted(plays[seat] + (tile,))),) + plays[seat + 1:]
         return lacks, plays
 
-    def after(self, pool, known, hidden, lack, bone, ends, seat: int, pub) -> tuple:
-        """The total after ``seat`` has played (its tile gone, ``ends`` canonical; the state
-        settled).
-        """
+    def turn_after(self, known: tuple, hidden: tuple, seat: int) -> tuple:
+        """``(whether the hand ends, the seat to move next)`` once ``seat`` has played a tile."""
         held = self.held(known, hidden)
         found = self.turn_of.get((held, seat))
         if found is None:
-            found = self.turn_of[(held, seat)] = (ends_by_out(self.rules, held, seat),
-                                                  next_seat(self.rules, held, seat))
-        out, nxt = found
-        if out:
-            return self.finish(pool, known, hidden, lack, seat)
-        return self.visit(pool, known, hidden, lack, bone, ends, nxt, 0, False, pub)
+            left = held[:seat] + (held[seat] - 1,) + held[seat + 1:]
+            found = self.turn_of[(held, seat)] = (ends_by_out(self.rules, left, seat),
+                                                  next_seat(self.rules, left, seat))
+        return found
 
     def settled(self, pool: int, hidden: tuple, lack: tuple, bone: int) -> tuple:
         """``(pool, lack, bone)`` without the tiles that can only lie asleep for ever, once no
@@ -311,8 +306,10 @@ class Lazy(Quantities):
                 chosen = style.choose(self.view(known, hidden, bone, pool, ends, seat, pub),
                                       [m[0] for m in moves], None)
                 moves = [self.outcome(ends, chosen)]
-            return total([self.play(pool, known, hidden, lack, bone, ends, seat, pub, m, n)
-                          for m in moves], len(moves))
+            turn = self.turn_after(known, hidden, seat)
+            v = total([self.play(pool, known, hidden, lack, bone, seat, pub, m, turn, n)
+                       for m in moves], len(moves))
+            return plus(v, self.PLAYS, n)
         unrevealed = pool.bit_count() - sum(hidden)
         to_draw = self.drawable[bone.bit_count() + unrevealed]
         if may_draw(rules, to_draw, drew):
@@ -384,18 +381,19 @@ class Lazy(Quantities):
                                                   is_stitch_up([e.suit for e in layout]))
         return found
 
-    def play(self, pool, known, hidden, lack, bone, ends, seat, pub, outcome, n) -> tuple:
-        """The total after ``seat`` plays a move, given as its :meth:`outcome` (``n``
-        completions).
+    def play(self, pool, known, hidden, lack, bone, seat, pub, outcome, turn, n) -> tuple:
+        """The total after ``seat`` plays a move, given as its :meth:`outcome`, less the play
+        itself (``turn``: :meth:`turn_after`; ``n`` completions; the state settled).
         """
-        move, bit, new_ends, stitched = outcome
+        move, bit, ends, stitched = outcome
         known = known[:seat] + (known[seat] & ~bit,) + known[seat + 1:]
-        v = self.after(pool, known, hidden, lack, bone, new_ends, seat,
-                       self.played(pub, seat, move.tile))
-        v = plus(v, self.PLAYS, n)
-        if stitched:
-            v = plus(v, self.STITCH + seat, n)
-        return v
+        out, nxt = turn
+        if out:
+            v = self.finish(pool, known, hidden, lack, seat)
+        else:
+            v = self.visit(pool, known, hidden, lack, bone, ends, nxt, 0, False,
+                           self.played(pub, seat, move.tile))
+        return plus(v, self.STITCH + seat, n) if stitched else v
 
     def draw(self, pool, known, hidden, lack, bone, ends, seat, knocked, pub,
              unrevealed: int) -> tuple:
