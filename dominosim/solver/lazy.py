@@ -472,9 +472,7 @@ def _fill(classes: tuple, caps: tuple) -> int:
         memo[key] = found
         return found
 
-    found = go(0, caps)
-    del go  # empties its closure's cell: no reference cycle is left to collect
-    return found
+    return go(0, caps)
 
 
 def _splits(count: int, caps: list):
