@@ -120,6 +120,7 @@ class Lazy(Quantities):
         # the reference rules' answers that depend on a count or the hands' sizes alone
         self.drawable = [drawable(rules, n) for n in range(len(self.tiles) + 1)]
         self.turn_of: dict = {}  # (tiles held by each seat, seat) -> (out, next seat)
+        self.revealed_of: dict = {}  # (pool, hidden, lack, bone) after a reveal -> revealed()
 
     # ------------------------------------------------------------------ completions
     def completions(self, pool: int, hidden: tuple, lack: tuple) -> int:
@@ -345,14 +346,25 @@ class Lazy(Quantities):
             left = hidden[:seat] + (h - k,) + hidden[seat + 1:]
             for chosen in combinations(cand, k):
                 mask = sum(chosen)
-                rest_pool = pool & ~mask
-                new_lack = self.normal(rest_pool, left, after_lack)
-                if not self.completions(rest_pool, left, new_lack):
-                    continue
-                children.append(self.rest(
-                    rest_pool, known[:seat] + (known[seat] | mask,) + known[seat + 1:], left,
-                    new_lack, bone, ends, seat, knocked, drew, pub))
+                key = (pool & ~mask, left, after_lack, bone)
+                found = self.revealed_of.get(key)
+                if found is None:
+                    found = self.revealed_of[key] = self.revealed(*key)
+                if found is not None:
+                    rest_pool, new_lack, new_bone = found
+                    children.append(self.visit(
+                        rest_pool, known[:seat] + (known[seat] | mask,) + known[seat + 1:],
+                        left, new_lack, new_bone, ends, seat, knocked, drew, pub))
         return total(children, 1)
+
+    def revealed(self, pool: int, hidden: tuple, lack: tuple, bone: int):
+        """``(pool, lack, bone)`` of the state after a reveal, settled, or None when no
+        completion is left.
+        """
+        lack = self.normal(pool, hidden, lack)
+        if not self.completions(pool, hidden, lack):
+            return None
+        return self.settled(pool, hidden, lack, bone)
 
     def present(self, pool: int) -> int:
         """The suits held by a tile of ``pool``, as a bit mask."""
