@@ -16,7 +16,13 @@ from dominosim.reference.hand import play_hand
 from dominosim.rng import Stream
 from dominosim.rules import Rules
 from dominosim.strategies import view_of
-from dominosim.strategies.sampler import DealSampler, count_consistent, count_dealt, sample_hidden
+from dominosim.strategies.sampler import (
+    DealSampler,
+    can_be_dealt,
+    count_consistent,
+    count_dealt,
+    sample_hidden,
+)
 from dominosim.tiles import HIDDEN, n_tiles, tile_id, tile_of
 
 SMALL = [
@@ -297,8 +303,9 @@ def _pass_anyway(state, hide_boneyard):
                          ids=["block2", "block3", "draw", "draw-one"])
 def test_count_dealt_matches_brute_force_over_the_hidden_tiles(rules):
     """A played hand's deal with some hands and the boneyard hidden, cut after k events (and a
-    draw or knock by the seat to move added, which is often impossible): count_dealt is the number of
-    fillings of the hidden tiles the reference game state replays the history on."""
+    draw or knock by the seat to move added, which is often impossible): count_dealt is the
+    number of fillings of the hidden tiles the reference game state replays the history on, and
+    can_be_dealt says whether there is one."""
     positive = zero = 0
     for seed in range(2):
         log = play_hand(rules, "random", seed=seed)
@@ -321,6 +328,7 @@ def test_count_dealt_matches_brute_force_over_the_hidden_tiles(rules):
                 for history in histories:
                     found = len(_fillings(rules, dealt, sleeping, history))
                     assert count_dealt(rules, dealt, sleeping, history) == found
+                    assert can_be_dealt(rules, dealt, sleeping, history) == (found > 0)
                     positive += found > 0
                     zero += found == 0
     assert positive >= 15 and zero >= 4

@@ -54,7 +54,8 @@ A hand record typed in (:meth:`dominosim.HandLog.from_json`) is seen by no seat 
 tiles of any hand, of the boneyard or of a draw may be known. :func:`count_dealt` counts its hidden
 histories with the same slots, constraints and table, every seat's slots included: a known tile is
 one item whose only slot is where the record puts it (it must be allowed there like any other), so
-it only takes room; 0 means no deal could have produced the record.
+it only takes room; 0 means no deal could have produced the record. :func:`can_be_dealt` asks only
+whether there is one (a maximum flow of the items into the places, in polynomial time).
 
 The cost is the number of reachable capacity states times the number of items: instant for
 Block with up to four seats and for two- to four-seat draw games; it grows with the number of
@@ -84,6 +85,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from math import factorial
+
+import numpy as np
 
 from ..reference.game import Event, layouts_before, opens_with_double, playable_suits
 from ..rng import Stream
@@ -336,6 +339,25 @@ class _Table:
         self._memo[key] = total
         return total
 
+    def exists(self) -> bool:
+        """Whether some assignment fills the places (``count() > 0``), as a flow: one unit from
+        each item to a place that allows it (or asleep), each place taking its capacity. Solved
+        by scipy's maximum flow in polynomial time, where counting can take seconds.
+        """
+        from scipy.sparse import csr_matrix
+        from scipy.sparse.csgraph import maximum_flow
+
+        n, places = len(self.items), len(self.caps)
+        asleep, sink = 1 + n + places, 2 + n + places  # 0 is the source, then items, places
+        edges = [(0, 1 + i, 1) for i in range(n)]
+        edges += [(1 + i, 1 + n + p, 1) for i in range(n) for p in self.options[i]]
+        edges += [(1 + i, asleep, 1) for i in range(n) if self.sleeps[i]]
+        edges += [(1 + n + p, sink, cap) for p, cap in enumerate(self.caps)]
+        edges += [(asleep, sink, n - sum(self.caps))]
+        rows, cols, caps = zip(*[e for e in edges if e[2] > 0], strict=True) if n else ((), (), ())
+        graph = csr_matrix((np.array(caps, dtype=np.int32), (rows, cols)), shape=(sink + 1,) * 2)
+        return n == 0 or int(maximum_flow(graph, 0, sink).flow_value) == n
+
     def choices(self, i: int, caps: tuple[int, ...]) -> list[tuple[int, ...]]:
         """The capacity states after placing item ``i``: asleep first, then each place."""
         out = []
@@ -461,9 +483,38 @@ def count_dealt(rules: Rules, hands: Sequence[Sequence[Tile]], boneyard: Sequenc
     >>> count_dealt(rules, hands, [], state.events + [Event("knock", seat=1, suits=(1, 2))])
     0
     """
+    table = _dealt_table(rules, hands, boneyard, history)
+    return 0 if table is None else table.count() * table.factor
+
+
+def can_be_dealt(rules: Rules, hands: Sequence[Sequence[Tile]], boneyard: Sequence[Tile],
+                 history: Sequence[Event]) -> bool:
+    """Whether some deal agrees with the history (``count_dealt(...) > 0``), found without
+    counting them: a maximum flow of the hidden tiles into the room the known ones leave, in
+    polynomial time (see :func:`count_dealt` for the parameters).
+
+    Examples
+    --------
+    >>> rules = Rules.preset("block", players=2, max_pip=2, hand_size=3)
+    >>> hands = [[(2, 2), (0, 1), (1, 1)], [HIDDEN] * 3]  # seat 1: 0-0, 2-0 and 2-1
+    >>> opening = Event("play", seat=0, tile=(2, 2), suit=2)
+    >>> can_be_dealt(rules, hands, [], [opening])
+    True
+    >>> can_be_dealt(rules, hands, [], [opening, Event("knock", seat=1, suits=(2,))])
+    False
+    """
+    table = _dealt_table(rules, hands, boneyard, history)
+    return table is not None and table.exists()
+
+
+def _dealt_table(rules: Rules, hands: Sequence[Sequence[Tile]], boneyard: Sequence[Tile],
+                 history: Sequence[Event]) -> _Table | None:
+    """The counting table of the hidden tiles of a deal known in part (:func:`count_dealt`);
+    None when a known tile cannot be where the record puts it.
+    """
     reading = _read_history(rules, [e for e in history if e.kind != "end"], -1)
     if len(reading.draws) > len(boneyard):
-        return 0
+        return None
     deal_slot = {s: slots[0] for s, slots in reading.slots.items()}
     draw_slot = {slot.draw: slot for slots in reading.slots.values() for slot in slots[1:]}
     # where the record puts each known tile: a slot, or None for asleep
@@ -477,7 +528,7 @@ def count_dealt(rules: Rules, hands: Sequence[Sequence[Tile]], boneyard: Sequenc
         if tile is None or tile == HIDDEN:
             continue
         if where.setdefault(tile, slot) != slot:
-            return 0  # one tile in two places
+            return None  # one tile in two places
     played = {t: (s, p) for s, t, p in reading.plays}
     room = {slot: slot.cap for slots in reading.slots.values() for slot in slots}
     hidden: list[_Item] = []
@@ -488,19 +539,17 @@ def count_dealt(rules: Rules, hands: Sequence[Sequence[Tile]], boneyard: Sequenc
             continue
         slot = where[tile]
         if slot is None and tile in played:
-            return 0  # a tile asleep to the end was played
+            return None  # a tile asleep to the end was played
         if slot is not None:
             if not _allowed(reading, item, slot):
-                return 0
+                return None
             room[slot] -= 1
     if min(room.values(), default=0) < 0:
-        return 0
+        return None
     slots = [replace(slot, cap=room[slot]) for s in sorted(reading.slots)
              for slot in reading.slots[s] if room[slot]]
     table = _Table(reading, slots, hidden)
-    if sum(table.caps) > len(hidden):
-        return 0
-    return table.count() * table.factor
+    return table if sum(table.caps) <= len(hidden) else None
 
 
 def sample_hidden(view: SeatView, rng: Stream) -> tuple[list[list[Tile]], list[Tile]]:
