@@ -21,7 +21,17 @@ from .simulation.check import CheckReport, check_strategy
 from .simulation.duplicate import Comparison, Tournament, bradley_terry, compare, tournament
 from .simulation.play import replay, simulate, simulate_matches
 from .simulation.warm import warm
-from .solver import BestResponse, Position, Solution, analyze, best_response, exact, solve
+from .solver import (
+    BestResponse,
+    GameValue,
+    Position,
+    Solution,
+    analyze,
+    best_response,
+    exact,
+    game_value,
+    solve,
+)
 from .solver.review import review
 from .strategies.features import FEATURE_NAMES, FEATURES, FEATURES_VERSION
 from .strategies.lineup import BUILTINS, SEARCHES, STYLES
@@ -55,6 +65,8 @@ __all__ = [
     "exact",
     "BestResponse",
     "best_response",
+    "GameValue",
+    "game_value",
     "tournament",
     "PRESETS",
     "HandLog",

@@ -14,7 +14,8 @@ from collections.abc import Sequence
 from typing import Any
 
 
-def refuse(name: str, allowed: str, value: Any, *, limit: int | None = None) -> ValueError:
+def refuse(name: str, allowed: str, value: Any, *, limit: int | None = None,
+           shown: str | None = None, verb: str = "be") -> ValueError:
     """The one-sentence error of a bad argument: the only place that sentence is written.
 
     Parameters
@@ -27,6 +28,11 @@ def refuse(name: str, allowed: str, value: Any, *, limit: int | None = None) -> 
         The value received; its ``repr`` is shown on one line (an array's repr spans several).
     limit : int, optional
         Cut the shown value after this many characters (a whole file's worth of TOML).
+    shown : str, optional
+        The value as it should read when its ``repr`` does not (a count with its thousands
+        separated).
+    verb : str
+        What the value must do: ``"be"`` (the default) ``allowed``, or ``"fit in"``, ``"hold"``...
 
     Returns
     -------
@@ -39,11 +45,14 @@ def refuse(name: str, allowed: str, value: Any, *, limit: int | None = None) -> 
     ValueError("The value for `scoring` must be one of 'game', 'spots', but 'sptos' was passed.")
     >>> str(refuse("n", "at most 3", list(range(9)), limit=10))
     'The value for `n` must be at most 3, but [0, 1, 2,... was passed.'
+    >>> str(refuse("n", "the free memory", 10**6, shown=f"{10**6:,}", verb="fit in"))
+    'The value for `n` must fit in the free memory, but 1,000,000 was passed.'
     """
-    shown = " ".join(line.strip() for line in repr(value).splitlines())
+    if shown is None:
+        shown = " ".join(line.strip() for line in repr(value).splitlines())
     if limit is not None and len(shown) > limit:
         shown = shown[:limit] + "..."
-    return ValueError(f"The value for `{name}` must be {allowed}, but {shown} was passed.")
+    return ValueError(f"The value for `{name}` must {verb} {allowed}, but {shown} was passed.")
 
 
 def check_choice(name: str, value: Any, choices: Sequence[str]) -> str:

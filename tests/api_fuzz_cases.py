@@ -84,6 +84,7 @@ def cases() -> dict[str, tuple]:
         "learn": (ds.learn, (SMALL,), {"positions": 10, "rounds": 1, "eval_deals": 10,
                                        "n_jobs": 1, "progress": False}),
         "best_response": (ds.best_response, (TINY, "random"), {}),
+        "game_value": (ds.game_value, (TINY,), {}),
         "warm": (ds.warm, (SMALL, "random"), {"keep": "rows", "n_jobs": 1, "progress": False}),
     }
 

@@ -14,9 +14,9 @@ from hypothesis import strategies as st
 import dominosim as ds
 
 CASES = cases()
-RECORDS = {"BestResponse", "CheckReport", "Comparison", "Tournament", "HandLog", "MatchLog", "Move",
-           "Position", "Solution", "SeatView", "Summary", "IllegalMoveError", "Tuning",
-           "Learning"}
+RECORDS = {"BestResponse", "GameValue", "CheckReport", "Comparison", "Tournament", "HandLog",
+           "MatchLog", "Move", "Position", "Solution", "SeatView", "Summary", "IllegalMoveError",
+           "Tuning", "Learning"}
 """Classes of ``ds.__all__`` that hold results: built by the library (their constructors take
 what it computed); their public constructors are fuzzed as ``HandLog.from_json``,
 ``Position.from_deal`` and ``Summary.empty``."""

@@ -5,6 +5,7 @@ bounds (the estimate checked before work, the state limit, the memory, Ctrl-C)."
 
 from __future__ import annotations
 
+import importlib
 import signal
 import subprocess
 import sys
@@ -87,6 +88,36 @@ def test_the_estimate_bounds_the_states_met(config_id):
         assert 0 < states <= estimated_states(rules, lineup)
 
 
+DRAWS = {
+    # each met more states than the estimate before issue 20 counted the tiles drawn
+    "keep3": ds.Rules(max_pip=3, players=2, hand_size=2, draw="until_playable", boneyard_keep=3),
+    "one_keep3": ds.Rules(max_pip=3, players=2, hand_size=2, draw="one", boneyard_keep=3),
+    "lead_any_keep3": ds.Rules(max_pip=3, players=2, hand_size=2, opening="any",
+                               draw="until_playable", boneyard_keep=3),
+}
+
+
+@pytest.mark.parametrize("name", list(DRAWS))
+def test_the_estimate_bounds_the_states_met_when_tiles_are_drawn(name):
+    rules = DRAWS[name]
+    states = ds.exact(rules).attrs["states"]
+    assert 0 < states <= estimated_states(rules)
+
+
+def test_exact_refuses_at_once_a_draw_game_past_the_default_limit():
+    """Draw double-four, two players, two tiles each: estimated at 786,240 states before issue
+    20, it met the default limit of 3,000,000 states after 83 s of CPU (its tiles drawn make far
+    more states, ``benchmarks/README.md``); now it is refused before any work."""
+    rules = ds.Rules.preset("draw", players=2, max_pip=4, hand_size=2)
+    clock = time.process_time()
+    with pytest.raises(ValueError, match=r"^The value for `rules` must be small enough to "
+                       r"enumerate \(at most 3,000,000 estimated states, see `max_states`\), but "
+                       r".* has about [0-9,]+\.$") as error:
+        ds.exact(rules)
+    assert time.process_time() - clock < 1.0
+    assert int(str(error.value).rsplit(" ", 1)[1].rstrip(".").replace(",", "")) > 3_000_000
+
+
 def test_the_state_limit_stops_the_enumeration():
     rules = rules_of(TABLE[TABLE["config_id"] == "2"].iloc[0])
     game = Lazy(rules, ["random"] * 2, set(), 500)
@@ -96,10 +127,23 @@ def test_the_state_limit_stops_the_enumeration():
     assert 500 <= len(game.memo) <= 500 + 2 * rules.n_tiles
 
 
+def test_exact_stops_at_the_state_limit_whatever_the_estimate_said(monkeypatch):
+    """The guard, not the estimate, bounds the memory: an estimate far too low (as the one before
+    issue 20 was on Draw games) still stops at ``max_states``, in one line naming the limit and
+    the estimate."""
+    exact_module = importlib.import_module("dominosim.solver.exact")  # the module, not ds.exact
+    monkeypatch.setattr(exact_module, "estimated_states", lambda rules, lineup: 1)
+    rules = rules_of(TABLE[TABLE["config_id"] == "2"].iloc[0])
+    with pytest.raises(ValueError, match=r"^The value for `max_states` must be larger for "
+                                         r"Rules.*: the enumeration met more than 500 states "
+                                         r"\(the estimate was 1\)\.$"):
+        ds.exact(rules, max_states=500)
+
+
 def test_exact_refuses_a_limit_the_memory_cannot_hold():
     rules = ds.Rules(max_pip=2, players=2, hand_size=2)
     with pytest.raises(ValueError, match=r"`max_states` must fit in the free memory \(at most "
-                                         r"[0-9,]+ states of about 700 bytes each\), but "
+                                         r"[0-9,]+ states of about 1000 bytes each\), but "
                                          r"1,000,000,000,000,000,000 was passed\.$"):
         ds.exact(rules, max_states=10**18)
 

@@ -33,6 +33,7 @@ from dominosim.strategies.search import (
     MonteCarlo,
     SearchStrategy,
     position_board,
+    resolve_search,
     table_states,
 )
 from dominosim.tiles import tile_id, tile_of
@@ -324,6 +325,8 @@ def test_search_names_carry_budgets():
     assert SearchStrategy.from_name("mc_omniscient:7").name == "mc_omniscient:7"
     assert ISMCTS(iterations=9, omniscient=True).omniscient
     assert ds.strategies.resolve("ismcts:30").budget == 30
+    # "best", a plain name for a search with its budget, is one search wherever a name is read
+    assert ds.strategies.resolve("best").name == resolve_search("best").name == "pimc:50+infer"
 
 
 @pytest.mark.parametrize("spec,message", [

@@ -39,6 +39,22 @@ def test_ratings_recover_the_odds_of_each_pair():
     assert (table["ci_low"] <= table["rating"]).all() and (table["rating"] <= table["ci_high"]).all()
 
 
+def test_ratings_skip_and_count_the_resamples_with_no_finite_fit():
+    # tuned wins 9 deals in 10 over bully: a resample of the ten deals with no loss (or no win) has
+    # no finite Bradley-Terry fit; any other, with k wins, rates tuned log(k / (10 - k)) / 2
+    s = np.array([1.0] * 9 + [0.0])
+    table = strength.ratings("draw", {("tuned", "bully"): s}, n_boot=40).set_index("player")
+    rng = np.random.default_rng(strength.SEED)
+    wins = [s[rng.integers(0, len(s), len(s))].sum() for _ in range(40)]
+    kept = np.array([np.log(k / (10 - k)) / 2 for k in wins if 0 < k < 10])
+    assert 0 < len(kept) < 40
+    assert table["boot_skipped"].tolist() == [40 - len(kept)] * 2
+    assert table.loc["tuned", "rating"] == pytest.approx(np.log(9) / 2)
+    assert table.loc["tuned", "ci_low"] == pytest.approx(np.percentile(kept, 2.5))
+    assert table.loc["tuned", "ci_high"] == pytest.approx(np.percentile(kept, 97.5))
+    assert table.loc["bully", "ci_low"] == pytest.approx(-np.percentile(kept, 97.5))
+
+
 def test_render_writes_the_report_from_its_tables(tmp_path):
     pd.DataFrame({"game": "draw", "a": ["tuned"], "b": ["random"], "deals": [10],
                   "score_a": [0.7], "edge": [0.4], "ci_low": [0.1], "ci_high": [0.7],

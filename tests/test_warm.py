@@ -143,6 +143,67 @@ def test_diskcache_two_processes_compiling_together_leave_every_kernel_usable(tm
         assert _compile_together(tmp_path, first, second) == (0, 24, 0)
 
 
+TURNS_KERNEL = """
+from dominosim.fast.core.jit import jit
+
+@jit
+def f(x):
+    return x * 2 + 1
+"""
+
+FIRST = """
+import sys, time
+from pathlib import Path
+from numba.core import event
+
+ready = Path(sys.argv[1])
+
+
+class Slow(event.Listener):  # the compilation holds its turn until the second process is waiting
+    def on_start(self, e):
+        print("compiling", flush=True)
+
+    def on_end(self, e):
+        while not ready.exists():
+            time.sleep(0.01)
+        time.sleep(0.5)
+
+
+event.register("numba:compile", Slow())
+import kern  # noqa: E402
+
+assert kern.f(3) == 7
+print(sum(kern.f.stats.cache_misses.values()), sum(kern.f.stats.cache_hits.values()))
+"""
+
+SECOND = """
+import sys
+from pathlib import Path
+import numba
+import kern
+
+numba.njit(lambda x: x)(1)  # numba's compiler set up (a second or more) before the race
+Path(sys.argv[1]).touch()
+assert kern.f(3) == 7
+print(sum(kern.f.stats.cache_misses.values()), sum(kern.f.stats.cache_hits.values()))
+"""
+
+
+def test_diskcache_a_signature_being_compiled_elsewhere_is_waited_for_and_loaded(tmp_path):
+    """Two processes needing one signature of a kernel at the same moment: the second waits for
+    the first's turn (:class:`~dominosim.fast.core.diskcache.Turns`), then loads what it saved
+    instead of compiling it again (numba counts a cache hit, not a miss)."""
+    (tmp_path / "kern.py").write_text(TURNS_KERNEL)
+    ready = tmp_path / "second-is-calling"
+    cache = {"NUMBA_CACHE_DIR": str(tmp_path / "cache")}
+    first = _python(tmp_path, FIRST, str(ready), **cache)
+    assert first.stdout.readline().strip() == "compiling"  # it holds the turn now
+    second = _python(tmp_path, SECOND, str(ready), **cache)
+    outs = [process.communicate(timeout=300) for process in (first, second)]
+    assert [process.returncode for process in (first, second)] == [0, 0], outs
+    assert [out.strip() for out, _ in outs] == ["1 0", "0 1"]
+
+
 def test_diskcache_numba_saves_a_new_signature_inside_the_index_locks_window(tmp_path):
     """The lock relies on numba's order, not on a private API: a signature is saved to the index
     after its ``numba:compile`` event ends (the lock is taken then: a process holding it keeps the

@@ -140,12 +140,12 @@ def decision_points(rules: Rules, lineup: Any, seed: int, hand: int) -> list[Pos
 def _values(position: Position, moves: list[Move], worlds: int, seed: int) -> np.ndarray:
     """The teacher's ``(win, points)`` of each move, shape (moves, 2)."""
     if worlds == 0:
-        from ..fast.search.solve import WIN_UNIT
+        from ..fast.search.solve import win_and_points
         from ..solver.solve import solve_state
 
         raw, _ = solve_state(position.state, moves, "win_points", MAX_NODES, TABLE_BITS)
-        win = np.round(np.asarray(raw, dtype=np.int64) / WIN_UNIT).astype(np.int64)
-        return np.stack([win / 2.0, np.asarray(raw, dtype=np.int64) - win * WIN_UNIT], axis=1)
+        win, points = win_and_points.py_func(np.asarray(raw, dtype=np.int64))
+        return np.stack([win / 2.0, points], axis=1)
     from ..solver.analyze import analyze
 
     table = analyze(position, method="pimc", budget=worlds, seed=seed, n_jobs=1, progress=False)

@@ -87,6 +87,18 @@ def ratings(game: str, scores: dict[tuple[str, str], np.ndarray], n_boot: int = 
             seed: int = SEED) -> pd.DataFrame:
     """Bradley-Terry ratings of ``game``'s players from each pair's per-deal scores of A, with the
     2.5% and 97.5% points of a bootstrap over every pair's deals.
+
+    A resample in which some group of players wins (or loses) every game against the rest has no
+    finite maximum-likelihood fit (:func:`~dominosim.simulation.duplicate.bradley_terry` refuses
+    it): it is skipped and counted in the column ``boot_skipped``, and the points are those of the
+    other resamples (NaN when none is left). The fit of the pairs as played must exist.
+
+    >>> scores = {("tuned", "bully"): np.array([1.0] * 9 + [0.0])}  # 9 wins in 10
+    >>> table = ratings("draw", scores, n_boot=20)
+    >>> bool(np.isclose(table["rating"].iloc[1] - table["rating"].iloc[0], np.log(9)))
+    True
+    >>> int(table["boot_skipped"].iloc[0])  # the resamples of the ten deals with no loss
+    5
     """
     names = sorted({p for pair in scores for p in pair}, key=PLAYERS.index)
     at = {p: i for i, p in enumerate(names)}
@@ -102,10 +114,16 @@ def ratings(game: str, scores: dict[tuple[str, str], np.ndarray], n_boot: int = 
 
     theta = fit(None)
     rng = np.random.default_rng(seed)
-    boot = np.array([fit(rng) for _ in range(n_boot)])
-    low, high = np.percentile(boot, [2.5, 97.5], axis=0)
+    boot, skipped = [], 0
+    for _ in range(n_boot):
+        try:
+            boot.append(fit(rng))
+        except ValueError:  # no finite fit: a player, or a group, won or lost every game
+            skipped += 1
+    low, high = np.percentile(boot, [2.5, 97.5], axis=0) if boot else np.full((2, len(names)),
+                                                                              np.nan)
     return pd.DataFrame({"game": game, "player": names, "rating": theta, "ci_low": low,
-                         "ci_high": high})
+                         "ci_high": high, "boot_skipped": skipped})
 
 
 def fast_speed(rules: Rules, player: str, hands: int) -> tuple[float, float]:

@@ -7,7 +7,7 @@
   under ``random``, every deal, choice and draw enumerated;
 * :func:`best_response` (:mod:`~dominosim.solver.best_response`): the exact best reply to a
   strategy on a small two-player rule set, and how much it gains (its exploitability);
-* :func:`~dominosim.solver.game_value.game_value` (:mod:`~dominosim.solver.game_value`): the value
+* :func:`game_value` (:mod:`~dominosim.solver.game_value`): the value
   of a small two-player game under optimal play of both seats (the sequence-form linear program);
 * :func:`analyze` (:mod:`~dominosim.solver.analyze`): every move's value from what one seat sees
   (perfect-information Monte Carlo or play-outs), with 95% intervals;
@@ -19,7 +19,8 @@ from ..strategies.search import PIMC
 from .analyze import analyze
 from .best_response import BestResponse, best_response
 from .exact import exact
+from .game_value import GameValue, game_value
 from .position import Position, SeatView, position_of
 from .solve import Solution, solve
 
-__all__ = ["analyze", "BestResponse", "best_response", "exact", "PIMC", "Position", "SeatView", "Solution", "position_of", "solve"]
+__all__ = ["analyze", "BestResponse", "best_response", "exact", "GameValue", "game_value", "PIMC", "Position", "SeatView", "Solution", "position_of", "solve"]

@@ -163,7 +163,6 @@ class _Worlds:
         best total over the set's worlds).
         """
         from ..fast.search.epimc import EpimcWorlds, epimc_worlds
-        from ..fast.search.solve import WIN_UNIT
 
         if self.status < 0:
             raise RuntimeError(_error(self.rules, self.status, self.max_nodes))
@@ -181,7 +180,7 @@ class _Worlds:
                                          self.seed, a, part)
 
         self._on_threads(run, status)
-        return _taken(out, budget, n, WIN_UNIT)
+        return _taken(out, budget, n)
 
     def _on_threads(self, run: Callable[[int], None], status: list[int]) -> None:
         """Run ``run(i)`` for every scratch ``i`` of the pool, ``run(0)`` on this thread, the rest
@@ -209,10 +208,12 @@ class _Worlds:
         self.pool = []
 
 
-def _taken(out: Any, budget: int, n: int, unit: int) -> tuple[np.ndarray, np.ndarray]:
+def _taken(out: Any, budget: int, n: int) -> tuple[np.ndarray, np.ndarray]:
     """``(win, points)`` by world and move from ``epimc``'s lines: each information set takes the
     move of best total over its worlds.
     """
+    from ..fast.search.solve import win_and_points
+
     taken = np.zeros((budget, n))
     for m in range(n):
         sets: dict[int, list[int]] = {}
@@ -225,8 +226,8 @@ def _taken(out: Any, budget: int, n: int, unit: int) -> tuple[np.ndarray, np.nda
             c = int(out.counts[ks[0], m])
             best = int(np.argmax(out.values[ks, m, :c].sum(axis=0)))
             taken[ks, m] = out.values[ks, m, best]
-    win = np.floor((taken + unit // 2) / unit)
-    return win / 2, taken - win * unit
+    win, points = win_and_points.py_func(taken)
+    return win / 2, points
 
 
 def _error(rules, status: int, max_nodes: int) -> str:
@@ -270,7 +271,7 @@ def analyze(position: Position, seat: int | None = None, *, method: str = "pimc"
         Value each sampled world by the perfect-information solver, or by one play-out with
         ``continuation``, or as the ``epimc`` strategy does (the seat's next decision taken once
         per information set over all ``budget`` worlds: no early stop); ``'best'``: the method of
-        the ``"best"`` player (``dominosim.strategies.registry.ALIASES``).
+        the ``"best"`` player (``dominosim.strategies.registry.unalias``).
     budget : int
         The most samples of the hidden tiles (at least 1).
     seed : int
@@ -330,10 +331,10 @@ def analyze(position: Position, seat: int | None = None, *, method: str = "pimc"
                      type(position).__name__)
     check_choice("method", method, METHODS)
     if method == "best":
-        from ..strategies.registry import ALIASES
+        from ..strategies.registry import unalias
         from ..strategies.search import SearchStrategy
 
-        method = SearchStrategy.from_name(ALIASES["best"]).kind
+        method = SearchStrategy.from_name(unalias("best")).kind
     budget = check_limit("budget", budget, 1, MAX_WORLDS)
     check_seed(seed)
     max_nodes = check_limit("max_nodes", max_nodes)

@@ -87,11 +87,13 @@ _READS = {
 
 MAX_STATES = 3_000_000
 """The largest :func:`estimated_states` that :func:`exact` takes on by default, and the most states
-it then keeps (about 2 GB: :data:`BYTES_PER_STATE`)."""
+it then keeps (about 3 GB: :data:`BYTES_PER_STATE`)."""
 
-BYTES_PER_STATE = 700
+BYTES_PER_STATE = 1000
 """The memory one state of the lazy enumeration takes with its tables: the peak resident memory
-over the states kept was 670 bytes on the largest validation configuration (``benchmarks/README.md``)."""
+grown over the states kept was at most 946 bytes a state on every rule set measured (Block
+double-four, four players, at 3 million states; 645 to 680 with two players), by
+``python benchmarks/bench_exact_states.py`` (``benchmarks/README.md``)."""
 
 
 def _deals(tiles: list, players: int, size: int):
@@ -106,25 +108,38 @@ def _deals(tiles: list, players: int, size: int):
 
 
 def estimated_states(rules: Rules, strategies: str | Sequence[str] = "random") -> int:
-    """The work of :func:`exact` it checks before it starts: twice the deals, times the tiles
-    dealt, times one more than the tiles that may be drawn; half as much again when a seat plays
-    ``partner`` with partnerships (its states keep the tiles each seat played).
+    """The work of :func:`exact` it checks before it starts, counted from what a state holds:
+    the deals, times the sets of tiles that may have been drawn from the boneyard so far (every
+    set of at most as many tiles as may be drawn), times the tiles dealt (the plays that can
+    have been made), times two (a seat to move before and after its playable tiles are
+    revealed); half as much again when a seat plays ``partner`` with partnerships (its states
+    keep the tiles each seat played).
 
-    The lazy enumeration met at most 0.83 as many states as this on every configuration of the
-    validation table that finished (all but 9d, ``benchmarks/README.md``); :func:`exact` also
-    stops, with an error, at the moment it would keep more than ``max_states`` states, whatever
-    the estimate said.
+    An estimate, not a proof: the lazy enumeration met at most 0.83 as many states as this on
+    every configuration of the validation table and every Draw rule set measured (the other
+    options, four line-ups: ``python benchmarks/bench_exact_states.py``,
+    ``benchmarks/README.md``), but up to 4.5 times as many where the hands are large and few
+    tiles lie asleep (the deals are then few, the states are not: Block double-three, two
+    players of five tiles, under ``random``); a count of every
+    value a state's key can hold bounds it for certain but is far larger (the places of the
+    tiles alone, ``(players + 3) ** tiles``, are 60 million for configuration 4). What
+    bounds the memory for certain is ``max_states``: :func:`exact` stops, with an error, at the
+    moment it would keep more states than that, whatever the estimate said.
 
     >>> estimated_states(Rules(max_pip=3, players=2, hand_size=3))
     50400
+    >>> estimated_states(Rules(max_pip=3, players=2, hand_size=3, draw="until_playable"))
+    806400
     >>> estimated_states(Rules(max_pip=3, players=4, hand_size=2, partnerships=True), "partner")
     2721600
     """
     n, h, p = rules.n_tiles, rules.hand_size, rules.players
     deals = math.factorial(n) // (math.factorial(h) ** p * math.factorial(n - h * p))
-    drawable = n - h * p - rules.boneyard_keep if rules.can_draw else 0
+    asleep = n - h * p
+    drawable = asleep - rules.boneyard_keep if rules.can_draw else 0
+    drawn = sum(math.comb(asleep, k) for k in range(max(drawable, 0) + 1))
     plays = any("plays" in _reads(rules, name) for name in _lineup(rules, strategies))
-    states = 2 * deals * h * p * (1 + drawable)
+    states = 2 * deals * drawn * h * p
     return states * 3 // 2 if plays else states
 
 
@@ -135,9 +150,9 @@ def _check_memory(max_states: int) -> None:
     except (ValueError, OSError, AttributeError):  # not a POSIX system: nothing to check
         return
     if max_states * BYTES_PER_STATE > free:
-        raise ValueError(f"The value for `max_states` must fit in the free memory (at most "
-                         f"{free // BYTES_PER_STATE:,} states of about {BYTES_PER_STATE} bytes "
-                         f"each), but {max_states:,} was passed.")
+        raise refuse("max_states", f"the free memory (at most {free // BYTES_PER_STATE:,} states "
+                     f"of about {BYTES_PER_STATE} bytes each)", max_states,
+                     shown=f"{max_states:,}", verb="fit in")
 
 
 class _Game(Quantities):

@@ -234,7 +234,7 @@ def game_value(rules: Rules, *, max_nodes: int = 4_000_000) -> GameValue:
     Examples
     --------
     >>> import dominosim as ds
-    >>> round(game_value(ds.Rules(max_pip=2, players=2, hand_size=2, draw="until_playable")).value, 9)
+    >>> round(ds.game_value(ds.Rules(max_pip=2, players=2, hand_size=2, draw="until_playable")).value, 9)
     0.5
     """
     if not isinstance(rules, Rules):

@@ -281,17 +281,16 @@ def solve_state_maxn(state: GameState, moves: list[Move], objective: str,
 def shares(code: int, objective: str, sides: int) -> list[Fraction | int]:
     """What the outcome ``code`` of the max-n search is worth to each side: under ``win`` 1 to the
     sole winner, ``1/k`` to each of ``k`` tied sides, 0 to the others; under ``points`` the
-    winner's points, their negative to every other side, 0 to all in a tie.
+    winner's points, their negative to every other side, 0 to all in a tie. The search's own
+    :func:`~dominosim.fast.search.maxn.share` (run as Python) decides it; a ``win`` share, in
+    :data:`~dominosim.fast.search.maxn.SHARE` units, becomes an exact fraction.
     """
-    from ..fast.search.maxn import MASK_BITS
+    from ..fast.search.maxn import SHARE, share
+    from ..fast.search.solve import OBJ_POINTS, OBJ_WIN
 
-    mask, points = code & ((1 << MASK_BITS) - 1), code >> MASK_BITS
-    won = [k for k in range(sides) if mask >> k & 1]
     if objective == "win":
-        return [Fraction(1, len(won)) if k in won else Fraction(0) for k in range(sides)]
-    if len(won) > 1:
-        return [0] * sides
-    return [points if k in won else -points for k in range(sides)]
+        return [Fraction(share.py_func(OBJ_WIN, code, k), SHARE) for k in range(sides)]
+    return [share.py_func(OBJ_POINTS, code, k) for k in range(sides)]
 
 
 def _run(kernel, state: GameState, moves: list[Move], objective: str, max_nodes: int,

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..rules import Rules
-from .registry import ALIASES, NAMES, PLAYERS, SEARCHES, STYLES
+from .registry import NAMES, PLAYERS, SEARCHES, STYLES, unalias
 from .search import SearchStrategy
 from .styles import (
     AccompaniedStrategy,
@@ -69,12 +69,11 @@ def resolve(strategy: Any) -> Strategy:
     ...
     ValueError: The value for `strategies` must be a built-in name (one of 'random', 'bully', 'doubles', 'accompanied', 'stitcher', 'counter', 'partner', 'mc', 'ismcts', 'mc_omniscient', 'ismcts_omniscient', 'pimc', 'tuned', 'learned', 'epimc'; a search with a budget as 'mc:200'; a saved player as 'file:player.npz'), an object with a choose(view, moves, rng) method, or a function, but 'rnadom' was passed.
     """
+    strategy = unalias(strategy)  # "best": a search with its budget
     if isinstance(strategy, str) and strategy in BUILTINS:
         return BUILTINS[strategy]()
     if isinstance(strategy, str) and strategy.startswith(FILE_PREFIX):
         return load_named(strategy)
-    if isinstance(strategy, str) and strategy in ALIASES:  # "best": a search with its budget
-        return SearchStrategy.from_name(ALIASES[strategy])
     if isinstance(strategy, str) and (":" in strategy or "+" in strategy):
         return SearchStrategy.from_name(strategy)
     if hasattr(strategy, "choose") and callable(strategy.choose):

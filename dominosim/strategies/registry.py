@@ -21,7 +21,7 @@ Examples
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 KINDS = ("random", "style", "search", "player")
 """What a built-in is: uniform random, a deterministic style, a search with a budget, or a fitted
@@ -76,6 +76,16 @@ STRATEGY_CODES = {
 ALIASES = {"best": "pimc:50+infer"}
 """Plain names for a search with its budget: ``"best"`` is the strongest player measured
 (``benchmarks/README.md``, issue 23), the default of :func:`dominosim.review`."""
+
+
+def unalias(name: Any) -> Any:
+    """The search a plain name of :data:`ALIASES` stands for, else ``name`` as it is: the one place
+    an alias is expanded.
+
+    >>> unalias("best"), unalias("mc:200"), unalias(None)
+    ('pimc:50+infer', 'mc:200', None)
+    """
+    return ALIASES.get(name, name) if isinstance(name, str) else name
 
 NAMES = tuple(STRATEGY_CODES)
 """Every built-in name, in code order."""

@@ -420,15 +420,15 @@ def _suit_mask(suits: Any) -> int:
 
 
 def resolve_search(spec: Any) -> SearchStrategy | None:
-    """A :class:`SearchStrategy` from a name like ``"mc:200"`` or ``"pimc:50+infer"`` or an
-    instance; None otherwise.
+    """A :class:`SearchStrategy` from a name like ``"mc:200"`` or ``"pimc:50+infer"`` (or a plain
+    name for one, ``"best"``: :func:`~dominosim.strategies.registry.unalias`) or an instance; None
+    otherwise.
     """
-    from .registry import ALIASES
+    from .registry import unalias
 
     if isinstance(spec, SearchStrategy):
         return spec
-    if isinstance(spec, str) and spec in ALIASES:
-        return SearchStrategy.from_name(ALIASES[spec])
+    spec = unalias(spec)
     if isinstance(spec, str) and \
             spec.partition("+")[0].partition(":")[0].removesuffix("_omniscient") in KINDS:
         return SearchStrategy.from_name(spec)

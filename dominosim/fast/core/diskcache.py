@@ -21,6 +21,14 @@ processes compiling together leave every signature usable. :func:`install` regis
 once per process; :mod:`dominosim.fast.core.jit` calls it on import. Two processes compiling the
 *same* signature write the same entry; the last rename wins and either copy is usable.
 
+Compiling the same signature twice is also wasted work: two pytest workers, or two of
+:mod:`dominosim.simulation.warm`'s worker processes, that need one kernel at the same moment would
+each spend its 10-40 s of CPU on it. :class:`Turns` makes them take turns per signature: every
+kernel decorated in :mod:`dominosim.fast.core.jit` takes an exclusive lock named after its function
+and signature (:meth:`Turns.path`) around a compilation started from Python (not around its
+callees', which run inside it). The process that waits then finds the signature in numba's disk
+cache, since numba looks there before compiling, and loads it in about a second instead.
+
 Examples
 --------
 >>> lock = install()
@@ -30,9 +38,12 @@ Examples
 
 from __future__ import annotations
 
+import hashlib
 import os
 import tempfile
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -121,6 +132,65 @@ class IndexLock(numba_event.Listener):
         return fd
 
 
+class Turns:
+    """Per-signature locks that make processes take turns compiling one signature of a kernel
+    (see the module's docstring), in ``folder`` (the cache location of :func:`lock_path`).
+
+    :meth:`wrap` routes a dispatcher's ``compile`` (numba's documented method, which its call on
+    new argument types goes through) through :meth:`turn`. Only the outermost compilation of a
+    thread takes a lock: a kernel's callees are compiled inside it, and a process never holds two
+    of these locks, so two processes cannot wait for each other.
+    """
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self.local = threading.local()
+
+    def path(self, dispatcher: Any, sig: Any) -> Path:
+        """The lock file of ``dispatcher``'s compilation for ``sig`` (its module, name and
+        signature, digested)."""
+        func = dispatcher.py_func
+        name = f"{func.__module__}.{func.__qualname__}:{sig}".encode()
+        return self.folder / f"numba-compile-{hashlib.sha1(name).hexdigest()[:20]}.lock"
+
+    @contextmanager
+    def turn(self, dispatcher: Any, sig: Any) -> Iterator[None]:
+        """Hold the lock of ``dispatcher``'s compilation for ``sig`` (waiting while another
+        process holds it) if no compilation runs in this thread already."""
+        depth = getattr(self.local, "depth", 0)
+        fd = self._acquire(self.path(dispatcher, sig)) if depth == 0 and fcntl else None
+        self.local.depth = depth + 1
+        try:
+            yield
+        finally:
+            self.local.depth = depth
+            if fd is not None:
+                os.close(fd)  # closing releases the lock
+
+    def wrap(self, dispatcher: Any) -> Any:
+        """``dispatcher`` with its ``compile`` taking turns (:meth:`turn`); returns it."""
+        compile_ = dispatcher.compile
+
+        def compile(sig: Any) -> Any:
+            with self.turn(dispatcher, sig):
+                return compile_(sig)
+
+        compile.__doc__ = compile_.__doc__
+        dispatcher.compile = compile
+        return dispatcher
+
+    @staticmethod
+    def _acquire(path: Path) -> int | None:
+        """The locked file's descriptor (None if it cannot be opened: the compilation then goes
+        ahead without waiting, as numba's own would)."""
+        try:
+            fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o666)
+        except OSError:
+            return None
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        return fd
+
+
 _installed: IndexLock | None = None
 
 
@@ -135,6 +205,17 @@ def install(path: Path | None = None) -> IndexLock:
         for kind in EVENTS:
             numba_event.register(kind, _installed)
     return _installed
+
+
+def turns() -> Turns:
+    """The per-signature compilation locks of this process, beside :func:`install`'s lock file."""
+    global _turns
+    if _turns is None:
+        _turns = Turns(install().path.parent)
+    return _turns
+
+
+_turns: Turns | None = None
 
 
 def on_disk(dispatcher: Any, args: tuple) -> bool:

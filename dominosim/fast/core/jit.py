@@ -23,6 +23,7 @@ import logging
 import os
 from collections.abc import Iterable
 from pathlib import Path
+from typing import Any
 
 import numba
 from numba.core.compiler import Compiler
@@ -128,10 +129,23 @@ class NoAliasCompiler(Compiler):
         super().__init__(typingctx, targetctx, library, args, return_type, flags, locals)
 
 
-jit = numba.njit(cache=CACHE, nogil=True)
+def _taking_turns(decorator: Any) -> Any:
+    """``decorator`` whose kernels take turns with other processes compiling the same signature
+    (:class:`~dominosim.fast.core.diskcache.Turns`), when the disk cache is in use: without it the
+    process that waited would compile all the same."""
+    if not CACHE:
+        return decorator
+
+    def decorate(func: Any) -> Any:
+        return diskcache.turns().wrap(decorator(func))
+
+    return decorate
+
+
+jit = _taking_turns(numba.njit(cache=CACHE, nogil=True))
 """Decorator for every kernel: compiled once, cached on disk, releasing the GIL."""
 
-jit_kernel = numba.njit(cache=CACHE, nogil=True, _nrt=False)
+jit_kernel = _taking_turns(numba.njit(cache=CACHE, nogil=True, _nrt=False))
 """Decorator for the hand kernel and its larger, colder helpers (the deterministic strategies, the
 plug-in call, the score): compiled without numba's reference-counting runtime, and not inlined, so
 that compiling the kernel stays short.
@@ -140,11 +154,12 @@ The kernel never allocates (every array comes in from the driver), and without t
 emits no atomic increments and decrements around array arguments (measured: they cost the hand loop
 more than its own work)."""
 
-jit_helper = numba.njit(cache=CACHE, nogil=True, _nrt=False, inline="always")
+jit_helper = _taking_turns(numba.njit(cache=CACHE, nogil=True, _nrt=False, inline="always"))
 """Decorator for the kernel's small helpers: as :data:`jit_kernel`, and inlined into the caller at
 numba's IR level so that calls cost nothing."""
 
-jit_entry = numba.njit(cache=CACHE, nogil=True, _nrt=False, pipeline_class=NoAliasCompiler)
+jit_entry = _taking_turns(numba.njit(cache=CACHE, nogil=True, _nrt=False,
+                                     pipeline_class=NoAliasCompiler))
 """Decorator for the compiled engine's entry points (the drivers), into which the hand kernel is
 inlined: as :data:`jit_kernel`, and with every array argument marked as not aliasing the others
 (each is its own allocation), so that LLVM keeps the position's scalars in registers across the

@@ -6,9 +6,10 @@ say (or finds the hand blocked); :func:`play` puts a tile down; :func:`open_with
 play. Every rule is decided in one function here, mirroring :mod:`dominosim.game`: the playable
 suits (:func:`playable_suits`), where a tile goes and what the ends show after it (:func:`place`),
 the stitch-up (:func:`stitched_up`), drawing (:func:`draw_for`), knocking (:func:`knock`), the
-blocked hand (:func:`blocked`), the turn order (:func:`next_seat`), going out (:func:`goes_out`) and
-the score (:func:`score`). The ``shape`` (:mod:`dominosim.fast.core.shape`) makes what a game never does
-vanish at compile time: no drawing code in Block, no event log unless one is asked for.
+blocked hand (:func:`blocked`), the turn order (:func:`next_seat`), going out (:func:`goes_out`), who
+wins a blocked hand (:func:`lowest_sides`) and the score (:func:`score`). The ``shape``
+(:mod:`dominosim.fast.core.shape`) makes what a game never does vanish at compile time: no drawing
+code in Block, no event log unless one is asked for.
 
 Each enumerated rule code (:data:`~dominosim.fast.core.params.CODES`) is read in one decider that
 matches every code by name: :func:`leads_any` (``opening``), :func:`may_draw` (``draw``),
@@ -453,23 +454,33 @@ def goes_out(rp, counts, seat):
 
 
 @jit_kernel
+def lowest_sides(rp, pips):
+    """Mask of the sides with the fewest pips left (a partnership's two hands summed): in a
+    blocked hand the one side that wins, or the two or more that tie."""
+    low, mask = 1 << 30, 0
+    for k in range(rp.sides):
+        total = pips[k] + (pips[k + rp.sides] if rp.partnerships else 0)
+        if total < low:
+            low, mask = total, 1 << k
+        elif total == low:
+            mask |= 1 << k
+    return mask
+
+
+@jit_kernel
 def score(rp, pips, out_seat):
     """``(winning_side, points)`` of a finished hand, as :func:`dominosim.reference.game.score`
-    (a tie: ``(-1, 0)``)."""
+    (a tie: ``(-1, 0)``); a blocked hand's winner is :func:`lowest_sides`."""
     if out_seat >= 0:
         winner = side_of(rp, out_seat)
     else:
-        low = 1 << 30
-        winner = -1
-        ties = 0
-        for k in range(rp.sides):
-            total = pips[k] + (pips[k + rp.sides] if rp.partnerships else 0)
-            if total < low:
-                low, winner, ties = total, k, 0
-            elif total == low:
-                ties += 1
-        if ties > 0:
+        mask = lowest_sides(rp, pips)
+        if mask & (mask - 1):
             return -1, 0
+        winner = 0
+        while mask > 1:
+            mask >>= 1
+            winner += 1
     return winner, points(rp, pips, winner, out_seat)
 
 

@@ -29,7 +29,7 @@ import numpy as np
 
 from ..core.board import N_SUITS, OUT, SEAT, fill_moves
 from ..core.jit import jit, jit_helper, jit_kernel
-from ..core.turn import advance, open_with, play, score, side_of
+from ..core.turn import advance, lowest_sides, open_with, play, score, side_of
 from .solve import (
     ABORT,
     C_ABORTED,
@@ -71,14 +71,7 @@ def outcome(rp, board):
     winner, points = score(rp, board.pips, board.at[OUT])
     if winner >= 0:
         return (1 << winner) | (points << MASK_BITS)
-    low, mask = 1 << 30, 0
-    for k in range(rp.sides):
-        total = board.pips[k] + (board.pips[k + rp.sides] if rp.partnerships else 0)
-        if total < low:
-            low, mask = total, 1 << k
-        elif total == low:
-            mask |= 1 << k
-    return mask
+    return lowest_sides(rp, board.pips)  # a tie, which only a blocked hand has
 
 
 @jit_kernel

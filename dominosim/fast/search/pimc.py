@@ -37,9 +37,9 @@ from .solve import (
     C_ROOT_SIDE,
     C_SALT,
     OBJ_WIN_POINTS,
-    WIN_UNIT,
     level,
     solve_play,
+    win_and_points,
 )
 from .worlds import STREAM, copy_position, determinize
 
@@ -99,9 +99,9 @@ def pimc_decide(stack, core, rp, budget, dec, ss, seed):
         if not solve_world(core, rp, stack, dec, OBJ_WIN_POINTS, values):
             return SOLVER_LIMIT
         for m in range(n):
-            w = (np.int64(values[m]) + WIN_UNIT // 2) // WIN_UNIT
+            w, p = win_and_points(np.int64(values[m]))
             wins[m] += w
-            points[m] += np.int64(values[m]) - w * WIN_UNIT
+            points[m] += p
     best = 0
     for m in range(1, n):
         if wins[m] > wins[best] or (wins[m] == wins[best] and points[m] > points[best]):

@@ -151,6 +151,18 @@ def unpack(data):
     return value, flag, np.int64(data >> _MOVE_SHIFT) - 1
 
 
+@jit_helper
+def win_and_points(value):
+    """``(win, points)`` of a value under ``win, then points`` (:data:`WIN_UNIT`): ``win`` 2, 1 or
+    0, ``points`` the rest. Python calls ``win_and_points.py_func``, which takes arrays too.
+
+    >>> win_and_points.py_func(2 * WIN_UNIT - 5), win_and_points.py_func(WIN_UNIT)
+    ((2, -5), (1, 0))
+    """
+    win = (value + WIN_UNIT // 2) // WIN_UNIT
+    return win, value - win * WIN_UNIT
+
+
 @jit_kernel
 def leaf(rp, ctl, board):
     """The value of a finished hand to the root side."""
