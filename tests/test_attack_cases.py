@@ -11,20 +11,35 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 
 import dominosim as ds
-from dominosim.reference.handfile import SCHEMA
+from dominosim.reference.handfile import HIDDEN, SCHEMA, Replay
 
 # Block, double-2, two players, three tiles each: every tile is dealt, so seat 1 (hidden) holds
 # exactly 0-0, 2-0 and 2-1. It plays 2-1, then "knocks" with a 2 open while holding 2-0: no deal
-# of the hidden tiles agrees with that. The record loads (each event is legal on its own).
+# of the hidden tiles agrees with that. Each event is legal on its own; the loader refuses the
+# record (its count of consistent deals is 0), so the position is built with the loader's rule
+# operations alone.
 IMPOSSIBLE = {"schema": SCHEMA,
               "rules": {"preset": "block", "players": 2, "max_pip": 2, "hand_size": 3},
               "deal": {"hands": [["2-2", "1-0", "1-1"], None], "boneyard": None},
               "moves": ["2-2", "1: 2-1", "1-1", "1: knock", "0: 1-0 on 1"]}
 
 
+def _impossible_position() -> ds.Position:
+    """The position of IMPOSSIBLE after the knock (seat 0 to move)."""
+    replay = Replay(ds.Rules.preset("block", players=2, max_pip=2, hand_size=3),
+                    [[(2, 2), (0, 1), (1, 1)], [HIDDEN] * 3], [])
+    replay.open(0, (2, 2))
+    replay.play(1, (1, 2), 2)
+    replay.play(0, (1, 1), 1)
+    replay.state.knock(1)
+    return ds.Position(replay.state)
+
+
 @pytest.mark.parametrize("method", ["pimc", "playout"])
 def test_analyze_on_an_impossible_record_is_one_line_and_does_not_call_itself_a_bug(method):
-    position = ds.HandLog.from_json(IMPOSSIBLE).position(4)  # seat 0 to move, after the knock
+    with pytest.raises(ValueError, match=r"^Move 4 \('1: knock'\) cannot happen"):
+        ds.HandLog.from_json(IMPOSSIBLE)
+    position = _impossible_position()  # seat 0 to move, after the knock
     with pytest.raises((ValueError, RuntimeError)) as error:
         ds.analyze(position, budget=5, n_jobs=1, method=method)
     message = str(error.value)

@@ -138,7 +138,7 @@ def test_typed_in_game_asks_for_the_end_when_a_tile_fits_two():
 
 
 def test_typed_in_game_with_hidden_hand_reveals_tiles_as_they_are_played():
-    typed = ds.HandLog.from_json(game(["2-2", "1: 2-1", "1-1", "1: knock", "0: 1-0 on 1"],
+    typed = ds.HandLog.from_json(game(["2-2", "1: 2-1", "1-1", "1: 2-0 on 2", "0: 1-0 on 1"],
                                       hands=(["2-2", "1-0", "1-1"], None)))
     assert typed.deals[-1][0][1] == [HIDDEN] * 3
     assert typed.record["out_seat"] == 0 and typed.record["pips_1"] is None
@@ -152,10 +152,10 @@ def test_typed_in_game_with_hidden_hand_reveals_tiles_as_they_are_played():
 
 
 def test_typed_in_game_with_hidden_hand_takes_the_points_from_its_result():
-    text = game(["2-2", "1: 2-1", "1-1", "1: knock", "0: 1-0 on 1"],
+    text = game(["2-2", "1: 2-1", "1-1", "1: 2-0 on 2", "0: 1-0 on 1"],
                 hands=(["2-2", "1-0", "1-1"], None),
-                result={"winning_side": 0, "points": 2, "out_seat": 0})
-    assert ds.HandLog.from_json(text).record["points"] == 2
+                result={"winning_side": 0, "points": 0, "out_seat": 0})
+    assert ds.HandLog.from_json(text).record["points"] == 0
     wrong = text.replace('"winning_side": 0', '"winning_side": 1')
     with pytest.raises(ValueError, match=r"`result.winning_side` must be 0, as the moves give"):
         ds.HandLog.from_json(wrong)
@@ -169,11 +169,11 @@ def test_typed_in_game_with_hidden_hand_refuses_a_tile_known_elsewhere():
 def test_typed_in_draw_game_with_unknown_boneyard_takes_named_draws():
     rules = {"preset": "draw", "players": 2, "max_pip": 2, "hand_size": 2}
     # seat 0: 2-2 1-1; seat 1 and the boneyard (2 tiles) unknown; the hand not finished
-    text = game(["2-2", "1: draw", "1: 2-0 on 2", "0: draw 0-0", "0: 0-0 on 0"],
+    text = game(["2-2", "1: draw", "1: 2-0 on 2", "0: draw 2-1", "0: 2-1 on 2"],
                 hands=(["2-2", "1-1"], None), rules=rules)
     typed = ds.HandLog.from_json(text)
     draws = [e for e in typed.events if e.kind == "draw"]
-    assert [d.tile for d in draws] == [HIDDEN, (0, 0)]
+    assert [d.tile for d in draws] == [HIDDEN, (1, 2)]
     assert typed.record == {} and typed.outcome() == "not played"
     assert typed.position(len(typed.events)).view(0).hand == ((1, 1),)
 

@@ -9,11 +9,14 @@ import time
 import pytest
 
 import dominosim as ds
-from dominosim.reference.handfile import SCHEMA
+from dominosim.reference.handfile import HIDDEN, SCHEMA
 
 SMALL = {"preset": "block", "players": 2, "max_pip": 2, "hand_size": 3}
 HIDDEN_SEAT_1 = (["2-2", "1-0", "1-1"], None)
-FINISHED = ["2-2", "1: 2-1", "1-1", "1: knock", "0: 1-0 on 1"]
+# Every tile is dealt, so hidden seat 1 holds 2-1, 2-0 and 0-0: after 2-1 and 1-1 it must play
+# the 2-0 (a knock there, holding it, cannot happen: KNOCK_HOLDING_2_0), and seat 0 goes out.
+FINISHED = ["2-2", "1: 2-1", "1-1", "1: 2-0 on 2", "0: 1-0 on 1"]
+KNOCK_HOLDING_2_0 = ["2-2", "1: 2-1", "1-1", "1: knock", "0: 1-0 on 1"]
 
 
 def game(moves=FINISHED, hands=HIDDEN_SEAT_1, boneyard=None, rules=SMALL, **more) -> dict:
@@ -128,11 +131,80 @@ def test_a_hidden_seat_that_plays_a_suit_it_knocked_on_is_refused():
     refused(bad, r"^Move 4 \('1: 3-0 on 3'\) is illegal.*knocked with 3 showing")
 
 
+def test_a_known_seat_that_knocks_holding_a_playable_tile_is_refused():
+    known = (["2-2", "1-0", "1-1"], ["2-1", "2-0", "0-0"])
+    assert ds.HandLog.from_json(game(hands=known)).record["out_seat"] == 0
+    refused(game(moves=KNOCK_HOLDING_2_0, hands=known),
+            r"^Move 4 \('1: knock'\) is illegal \(Seat 1 has a legal move and must play it\); "
+            r"the legal moves of seat 1 are: 1: 2-0 on 2\.$")
+    partly = (["2-2", "1-0", "1-1"], ["2-0", "?", "?"])  # the 2-0 known, the rest not
+    refused(game(moves=KNOCK_HOLDING_2_0, hands=partly),
+            r"^Move 4 \('1: knock'\) is illegal \(Seat 1 has a legal move and must play it\)")
+    refused(game(moves=["2-2", "1: 2-1", "1-1", "1: 0-0 on 1"], hands=known),
+            r"^Move 4 \('1: 0-0 on 1'\) is illegal \(the 0-0 on 1 fits no playable end\)")
+    refused(game(moves=["2-2", "1: 1-0 on 2"], hands=known),
+            r"^Move 2 \('1: 1-0 on 2'\) is illegal \(seat 1 does not hold the 1-0\)")
+
+
+def test_a_hidden_seat_that_knocks_holding_a_tile_it_must_hold_is_refused():
+    # the record this file's FINISHED used to be: each move legal on the tiles known, yet seat 1
+    # must hold the 2-0 when it knocks with a 2 open
+    refused(game(moves=KNOCK_HOLDING_2_0),
+            r"^Move 4 \('1: knock'\) cannot happen: every deal of the hidden tiles that agrees "
+            r"with the moves before it leaves seat 1 a tile it could play\.$")
+    refused(json.dumps(game(moves=KNOCK_HOLDING_2_0[:4])), r"^Move 4 \('1: knock'\) cannot")
+
+
+DRAW_3 = {"preset": "draw", "players": 2, "max_pip": 3, "hand_size": 2}
+
+
+def test_a_hidden_seat_that_plays_a_suit_it_drew_on_is_refused():
+    # seat 1 draws with only 3s open (it held no 3), draws the 0-0, then plays a 3 it never drew:
+    # the replay forgets what a seat lacked once it draws; the count of deals does not
+    bad = game(moves=["3-3", "1: draw", "1: 3-2 on 3"], hands=(["3-3", "1-1"], None),
+               boneyard=["0-0"] + ["?"] * 5, rules=DRAW_3)
+    refused(bad, r"^Move 3 \('1: 3-2 on 3'\) cannot happen: no deal of the hidden tiles that "
+                 r"agrees with the moves before it puts the 3-2 in seat 1's hand\.$")
+    good = game(moves=["3-3", "1: draw", "1: draw", "1: 3-2 on 3"], hands=(["3-3", "1-1"], None),
+                boneyard=["0-0"] + ["?"] * 5, rules=DRAW_3)  # the second draw may be the 3-2
+    assert [e.tile for e in ds.HandLog.from_json(good).events[1:4]] == [(0, 0), HIDDEN, (2, 3)]
+
+
+def test_a_hidden_seat_that_draws_holding_a_tile_it_could_play_is_refused():
+    rules = {"preset": "draw", "players": 2, "max_pip": 2, "hand_size": 2}
+    # the sleeping tiles are known, so seat 1 holds 2-1 and 2-0, and cannot draw on the 2-2
+    refused(game(moves=["2-2", "1: draw"], hands=(["2-2", "1-1"], None),
+                 boneyard=["0-0", "1-0"], rules=rules),
+            r"^Move 2 \('1: draw'\) cannot happen: no deal of the hidden tiles that agrees with "
+            r"the moves before it leaves seat 1 without a tile it could play, as a draw needs\.$")
+
+
+def test_a_draw_of_a_tile_a_hidden_seat_must_hold_is_refused():
+    rules = {"preset": "draw", "players": 2, "max_pip": 2, "hand_size": 2}
+    # seat 1 draws on the 2-2, so it was dealt the two tiles without a 2: 0-0 and 1-0
+    moves = ["2-2", "1: draw", "1: 2-0 on 2", "0: draw 0-0"]
+    refused(game(moves=moves, hands=(["2-2", "1-1"], None), rules=rules),
+            r"^Move 4 \('0: draw 0-0'\) cannot happen: no deal of the hidden tiles that agrees "
+            r"with the moves before it leaves the 0-0 asleep for seat 0 to draw\.$")
+
+
+def test_a_hidden_seat_that_plays_a_tile_another_hidden_seat_must_hold_is_refused():
+    rules = {"preset": "block", "players": 3, "max_pip": 2, "hand_size": 2}
+    # seats 1 and 2 hold 0-0, 1-0, 2-0, 2-1; seat 1 knocks on the 2-2, so it holds 0-0 and 1-0
+    moves = ["2-2", "1: knock", "2: 2-0 on 2", "0: knock", "1: 0-0 on 0"]
+    hands = (["2-2", "1-1"], None, None)
+    refused(game(moves=moves + ["2: 1-0 on 0"], hands=hands, rules=rules),
+            r"^Move 6 \('2: 1-0 on 0'\) cannot happen: no deal of the hidden tiles that agrees "
+            r"with the moves before it puts the 1-0 in seat 2's hand\.$")
+    assert ds.HandLog.from_json(game(moves=moves + ["2: 2-1 on 2"], hands=hands,
+                                     rules=rules)).record["out_seat"] == 2
+
+
 def test_the_move_parser_is_linear_on_long_whitespace():
     start = time.perf_counter()
     for text in ("0:" + " " * 20_000 + "x", "draw" + " " * 20_000 + "x",
                  " " * 20_000 + "2-2" + " " * 20_000):
         refused(game(moves=[text]), r"^Move 1 must be written")
     assert time.perf_counter() - start < 0.5
-    spaced = game(moves=["  2-2  ", " 1 :  2-1  ", "1-1", "1:   knock", "0:  1-0   on   1 "])
+    spaced = game(moves=["  2-2  ", " 1 :  2-1  ", "1-1", "1:   2-0  on 2", "0:  1-0   on   1 "])
     assert ds.HandLog.from_json(json.dumps(spaced)).record["out_seat"] == 0

@@ -16,8 +16,14 @@ from dominosim.reference.hand import play_hand
 from dominosim.rng import Stream
 from dominosim.rules import Rules
 from dominosim.strategies import view_of
-from dominosim.strategies.sampler import DealSampler, count_consistent, sample_hidden
-from dominosim.tiles import n_tiles, tile_id, tile_of
+from dominosim.strategies.sampler import (
+    DealSampler,
+    can_be_dealt,
+    count_consistent,
+    count_dealt,
+    sample_hidden,
+)
+from dominosim.tiles import HIDDEN, n_tiles, tile_id, tile_of
 
 SMALL = [
     Rules.preset("block", players=2, max_pip=3, hand_size=3),
@@ -250,3 +256,79 @@ def test_sampler_inconsistent_view_raises():
     every_suit = Event("knock", seat=1, suits=tuple(range(4)))
     with pytest.raises(ValueError, match="no deal"):
         count_consistent(dataclasses.replace(view, history=view.history + (every_suit,)))
+
+
+# ------------------------------------------------------------------ a deal known in part
+def _fillings(rules, hands, boneyard, events):
+    """Every hidden history of a deal known in part (``HIDDEN`` tiles, draws of unknown tiles
+    ``HIDDEN``) that the events replay on, by enumeration: the hidden tiles of each hand as a set,
+    the unknown drawn tiles in order, the rest asleep as a set."""
+    draws = [e for e in events if e.kind == "draw"]
+    order = [e.tile if e.tile != HIDDEN else boneyard[k] for k, e in enumerate(draws)]
+    order += list(boneyard[len(draws):])
+    known = {t for h in hands for t in h} | set(order)
+    missing = [t for t in map(tile_of, range(n_tiles(rules.max_pip))) if t not in known]
+    replayed = [dataclasses.replace(e, tile=None) if e.kind == "draw" else e for e in events]
+    drawn = [k for k in range(len(draws)) if order[k] == HIDDEN]
+
+    def fill(seat, pool, dealt):
+        if seat < rules.players:
+            for pick in itertools.combinations(pool, hands[seat].count(HIDDEN)):
+                mine = [t for t in hands[seat] if t != HIDDEN] + list(pick)
+                yield from fill(seat + 1, [t for t in pool if t not in pick], dealt + [mine])
+            return
+        for seq in itertools.permutations(pool, len(drawn)):
+            rest = iter(t for t in pool if t not in seq)
+            full = list(order)
+            for k, t in zip(drawn, seq, strict=True):
+                full[k] = t
+            full = [next(rest) if t == HIDDEN else t for t in full]
+            if _replay(rules, dealt, full, replayed) is not None:
+                yield dealt, full
+
+    return list(fill(0, missing, []))
+
+
+def _pass_anyway(state, hide_boneyard):
+    """A draw or knock by the seat to move, as if it had no tile to play (None once over)."""
+    if state.over or not state.ends:
+        return None
+    seat = state.to_move
+    if state.may_draw(seat):
+        return Event("draw", seat=seat, tile=HIDDEN if hide_boneyard else state.boneyard[0])
+    return Event("knock", seat=seat, suits=tuple(sorted(state.playable_suits())))
+
+
+@pytest.mark.parametrize("rules", [SMALL[0], SMALL[1], SMALL[3], SMALL[5]],
+                         ids=["block2", "block3", "draw", "draw-one"])
+def test_count_dealt_matches_brute_force_over_the_hidden_tiles(rules):
+    """A played hand's deal with some hands and the boneyard hidden, cut after k events (and a
+    draw or knock by the seat to move added, which is often impossible): count_dealt is the
+    number of fillings of the hidden tiles the reference game state replays the history on, and
+    can_be_dealt says whether there is one."""
+    positive = zero = 0
+    for seed in range(2):
+        log = play_hand(rules, "random", seed=seed)
+        hands, boneyard = log.deals[-1]
+        events = [e for e in log.events if e.kind != "end"]
+        for hidden_seats, hide_boneyard in [({1}, True), (set(range(1, rules.players)), False),
+                                            ({0}, False)]:
+            dealt = [[HIDDEN] * len(h) if s in hidden_seats else list(h)
+                     for s, h in enumerate(hands)]
+            dealt[0][-1] = HIDDEN  # a tile of seat 0 hidden too: a hand known in part
+            sleeping = [HIDDEN] * len(boneyard) if hide_boneyard else list(boneyard)
+            seen = [dataclasses.replace(e, tile=HIDDEN) if e.kind == "draw" and hide_boneyard
+                    and e.seat in hidden_seats else e for e in events]
+            for k in sorted({len(events) // 3, len(events) // 2, len(events)}):
+                histories = [seen[:k]]
+                passed = _pass_anyway(_replay(rules, hands, boneyard, events[:k]),
+                                      hide_boneyard and 1 in hidden_seats)
+                if passed is not None:
+                    histories.append(seen[:k] + [passed])
+                for history in histories:
+                    found = len(_fillings(rules, dealt, sleeping, history))
+                    assert count_dealt(rules, dealt, sleeping, history) == found
+                    assert can_be_dealt(rules, dealt, sleeping, history) == (found > 0)
+                    positive += found > 0
+                    zero += found == 0
+    assert positive >= 15 and zero >= 4

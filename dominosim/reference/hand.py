@@ -17,7 +17,7 @@ Examples
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..checks import check_limit, refuse
@@ -27,7 +27,7 @@ from ..rules import Rules, check_rules
 from ..strategies.lineup import resolve_lineup
 from ..strategies.styles import Strategy
 from ..strategies.view import view_of
-from ..tiles import n_tiles, tile_id, tile_of
+from ..tiles import HIDDEN, label, n_tiles, tile_id, tile_of
 from .game import Event, GameState, IllegalMoveError, Move, highest_double, opens_with_double
 from .transcript import transcript
 
@@ -99,6 +99,15 @@ class HandLog:
         ``(-1, -1)`` in :attr:`deals`, and what they decide (the pips of a hidden hand, and then
         the points) is None in the record.
 
+        With hidden tiles, each move is checked against the tiles known, and the whole record
+        against every deal of the hidden tiles: the record is refused unless some deal agrees
+        with all its plays, knocks and draws at once (the model of the search strategies'
+        consistent-deal sampler: :func:`~dominosim.strategies.sampler.can_be_dealt`, whose
+        count is :func:`~dominosim.strategies.sampler.count_dealt`). The error names the first
+        move no deal agrees with: a knock by a seat that must hold a tile it could play, a play
+        of a suit a seat lacked when it last drew, a tile another seat must hold. That costs
+        about a millisecond per record (benchmarks/README.md, issue 20).
+
         Parameters
         ----------
         text : str, bytes or dict
@@ -107,8 +116,9 @@ class HandLog:
         Raises
         ------
         ValueError
-            For a file that does not follow the schema, and for an illegal move: one sentence
-            naming the move's number, the move and the legal moves.
+            For a file that does not follow the schema, for an illegal move (one sentence naming
+            the move's number, the move and the legal moves) and for a record no deal could have
+            produced (naming the first move no deal agrees with, its seat and why).
 
         Examples
         --------
@@ -117,18 +127,26 @@ class HandLog:
         ... {"schema": "dominosim.hand/1",
         ...  "rules": {"preset": "block", "players": 2, "max_pip": 2, "hand_size": 3},
         ...  "deal": {"hands": [["2-2", "1-0", "1-1"], null], "boneyard": null},
-        ...  "moves": ["2-2", "2-1", "1-1", "1: knock", "0: 1-0 on 1"]}'''
+        ...  "moves": ["2-2", "2-1", "1-1", "1: 2-0 on 2", "0: 1-0 on 1"]}'''
         >>> log = ds.HandLog.from_json(game)
         >>> log.outcome(), log.record["pips_0"], log.record["pips_1"]
-        ('out, side 0 wins points not known, 4 plays', 0, None)
-        >>> ds.HandLog.from_json(game.replace('"1: knock", ', ''))
+        ('out, side 0 wins points not known, 5 plays', 0, None)
+        >>> ds.HandLog.from_json(game.replace('"1: 2-0 on 2", ', ''))
         Traceback (most recent call last):
         ...
         ValueError: Move 4 ('0: 1-0 on 1') is illegal (seat 1 is to move); the legal moves of seat 1 are: any tile it may hold that fits, 1: knock.
+
+        Every tile is dealt here, so seat 1 holds the 2-0 and cannot knock with a 2 open:
+
+        >>> ds.HandLog.from_json(game.replace('"1: 2-0 on 2"', '"1: knock"'))
+        Traceback (most recent call last):
+        ...
+        ValueError: Move 4 ('1: knock') cannot happen: every deal of the hidden tiles that agrees with the moves before it leaves seat 1 a tile it could play.
         """
         from .handfile import load
 
         rules, seed, hand, deals, state, replay = load(text)
+        _check_possible(rules, deals[-1], state.events, replay.made)
         log = cls(rules, seed, hand, deals, state.events)
         if state.over:
             log.record = record_of(state, len(deals) - 1, hand)
@@ -173,6 +191,46 @@ class HandLog:
                     png(figure, alt="the layout at the end of the hand"),
                     frame(pd.DataFrame([self.record])),
                     folded(f"Transcript ({len(self.events)} events)", self.transcript()))
+
+
+def _check_possible(rules: Rules, deal: tuple[Hands, list[tuple[int, int]]],
+                    events: Sequence[Event], made: Sequence[tuple[str, int]]) -> None:
+    """Refuse a loaded hand no deal could have produced: one whose hidden tiles no allocation
+    fits through the whole history (:func:`~dominosim.strategies.sampler.can_be_dealt`, the
+    count of consistent deals is 0). The event to blame is the first whose history up to it has
+    no consistent deal.
+    """
+    from bisect import bisect_left
+
+    from ..strategies.sampler import can_be_dealt
+    from .handfile import has_hidden
+
+    if not has_hidden(deal):  # the engine replayed every move on the whole deal
+        return
+    history = [e for e in events if e.kind != "end"]
+    if can_be_dealt(rules, *deal, history):
+        return
+    # a history with no consistent deal stays so as it goes on: blame the first such prefix's
+    # last event (the deal alone has one: the loader checked its sizes and its repeated tiles)
+    k = bisect_left(range(len(history) + 1), True, lo=1,
+                    key=lambda n: not can_be_dealt(rules, *deal, history[:n]))
+    event = history[k - 1]
+    before, seat = "no deal of the hidden tiles that agrees with the moves before it", event.seat
+    tile = HIDDEN if event.tile is None else event.tile
+    if event.kind == "knock":
+        why = (f"every deal of the hidden tiles that agrees with the moves before it leaves seat "
+               f"{seat} a tile it could play")
+    elif event.kind == "play":
+        why = f"{before} puts the {label(tile)} in seat {seat}'s hand"
+    elif tile != HIDDEN and can_be_dealt(rules, *deal,
+                                         history[:k - 1] + [replace(event, tile=HIDDEN)]):
+        why = f"{before} leaves the {label(tile)} asleep for seat {seat} to draw"
+    else:  # a draw, which a seat makes only with no tile to play
+        why = f"{before} leaves seat {seat} without a tile it could play, as a draw needs"
+    # the move that made it (a draw or knock the rules force on a seat whose tiles are all known
+    # agrees with every deal the moves before it allow: the replay checked it on those tiles)
+    number = next((n for n, (_, after) in enumerate(made) if after >= k), len(made) - 1)
+    raise ValueError(f"Move {number + 1} ({made[number][0]!r}) cannot happen: {why}.")
 
 
 def deal(rules: Rules, key: int) -> list[tuple[Hands, list[tuple[int, int]]]]:

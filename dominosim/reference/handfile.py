@@ -254,6 +254,9 @@ class Replay:
                  boneyard: list[tuple[int, int]]) -> None:
         self.rules = rules
         self.state = GameState.from_deal(rules, [list(h) for h in hands], list(boneyard))
+        self.made: list[tuple[str, int]] = []
+        """Each move applied (its text) and the number of events once it was (forced draws and
+        knocks before it included)."""
 
     # -------------------------------------------------------------- what is known
     def known(self, seat: int) -> bool:
@@ -493,6 +496,7 @@ def load(text: str | bytes | dict) -> tuple[Rules, Any, Any, list[Deal], GameSta
     replay = Replay(rules, hands, boneyard)
     for number, move in enumerate(moves, start=1):
         _step(replay, number, move)
+        replay.made.append((move, len(replay.state.events)))
     while replay.forced():
         pass
     replay.finish()

@@ -50,6 +50,13 @@ arise from several hidden histories (which tile came when), and allocations are 
 proportion to their number of histories, as the shuffle model requires; there
 :func:`count_consistent` counts hidden histories.
 
+A hand record typed in (:meth:`dominosim.HandLog.from_json`) is seen by no seat in particular: some
+tiles of any hand, of the boneyard or of a draw may be known. :func:`count_dealt` counts its hidden
+histories with the same slots, constraints and table, every seat's slots included: a known tile is
+one item whose only slot is where the record puts it (it must be allowed there like any other), so
+it only takes room; 0 means no deal could have produced the record. :func:`can_be_dealt` asks only
+whether there is one (a maximum flow of the items into the places, in polynomial time).
+
 The cost is the number of reachable capacity states times the number of items: instant for
 Block with up to four seats and for two- to four-seat draw games; it grows with the number of
 other seats and of distinct draw slots.
@@ -75,15 +82,20 @@ Move(tile=(3, 3), suit=3)
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
 from math import factorial
 
-from ..reference.game import layouts_before, opens_with_double, playable_suits
+import numpy as np
+
+from ..reference.game import Event, layouts_before, opens_with_double, playable_suits
 from ..rng import Stream
-from ..tiles import n_tiles, tile_id, tile_of
+from ..rules import Rules
+from ..tiles import HIDDEN, n_tiles, tile_id, tile_of
 from .view import SeatView
 
 Tile = tuple[int, int]
+_Item = tuple[Tile, int, int]
 
 
 @dataclass(frozen=True)
@@ -111,14 +123,14 @@ def _tiles_with(max_pip: int, suits: set[int] | tuple[int, ...]) -> frozenset[Ti
                      or t[1] in suits)
 
 
-def _read_history(view: SeatView) -> _Reading:
-    rules, me = view.rules, view.seat
+def _read_history(rules: Rules, history: Sequence[Event], me: int) -> _Reading:
+    """Slots, constraints, plays and draws of every seat but ``me`` (-1: of every seat)."""
     others = [s for s in range(rules.players) if s != me]
     slots = {s: [_Slot(s, -1.0, rules.hand_size, -1)] for s in others}
     constraints: dict[int, list[tuple[float, frozenset[Tile]]]] = {s: [] for s in others}
     plays: list[tuple[int, Tile, int]] = []
     draws: list[tuple[int, Tile | None]] = []
-    for e, (ev, ends) in enumerate(layouts_before(rules, view.history)):
+    for e, (ev, ends) in enumerate(layouts_before(rules, history)):
         if ev.kind == "play":
             if not plays and opens_with_double(rules):
                 # the opener led the highest double: no seat was dealt a higher one
@@ -210,46 +222,24 @@ class DealSampler:
     def __init__(self, view: SeatView) -> None:
         self.view = view
         rules, me = view.rules, view.seat
-        reading = _read_history(view)
+        reading = _read_history(rules, view.history, me)
         self._reading = reading
         played = {t for _, t, _ in reading.plays}
         seen = played | set(view.hand)
         unseen = [tile_of(i) for i in range(n_tiles(rules.max_pip)) if tile_of(i) not in seen]
         # items: the tiles other seats played (they cannot sleep), then the unseen tiles
-        items: list[tuple[Tile, int, int]] = [(t, s, p) for s, t, p in reading.plays if s != me]
+        items: list[_Item] = [(t, s, p) for s, t, p in reading.plays if s != me]
         items += [(t, -1, -1) for t in unseen]
         slots = [slot for s in sorted(reading.slots) for slot in reading.slots[s]]
-        allowed = [[self._allowed(item, slot) for item in items] for slot in slots]
-        # merge slots of one seat that allow the same items: one place, the tiles spread later
-        groups: dict[tuple[int, tuple[bool, ...]], list[int]] = {}
-        for k, slot in enumerate(slots):
-            groups.setdefault((slot.seat, tuple(allowed[k])), []).append(k)
-        self._places = [[slots[k] for k in ks] for ks in groups.values()]
-        columns = list(groups)
-        self._caps = tuple(sum(s.cap for s in place) for place in self._places)
-        self._factor = 1
-        for place in self._places:
-            spread = factorial(sum(s.cap for s in place))
-            for s in place:
-                spread //= factorial(s.cap)
-            self._factor *= spread
-        options = [tuple(p for p, (_, col) in enumerate(columns) if col[i])
-                   for i in range(len(items))]
-        # interchangeable items next to each other: fewer distinct states in the table
-        order = sorted(range(len(items)), key=lambda i: (items[i][1] < 0, options[i], i))
-        self._items = [items[i][0] for i in order]
-        self._options = [options[i] for i in order]
-        self._sleeps = [items[i][1] < 0 for i in order]
-        self._boneyard = view.boneyard_size
+        self._table = _Table(reading, slots, items)
         expected = sum(view.tile_counts[s] for s in range(rules.players) if s != me)
         if len(unseen) != expected + view.boneyard_size or \
-                sum(self._caps) + self._boneyard != len(items):
+                sum(self._table.caps) + view.boneyard_size != len(items):
             raise ValueError(
                 f"The value for `view` must be a view whose tile counts ({view.tile_counts}) and "
                 f"boneyard size ({view.boneyard_size}) agree with its history, but they leave "
                 f"{len(unseen)} unseen tiles.")
-        self._memo: dict[tuple[int, tuple[int, ...]], int] = {}
-        self.assignments = self._count(0, self._caps)
+        self.assignments = self._table.count()
         if self.assignments == 0:
             raise ValueError(
                 f"The value for `view` must be a view some deal agrees with, but no deal of the "
@@ -258,70 +248,19 @@ class DealSampler:
     @property
     def count(self) -> int:
         """The number of consistent hidden histories (in Block: of hidden allocations)."""
-        return self.assignments * self._factor
-
-    def _allowed(self, item: tuple[Tile, int, int], slot: _Slot) -> bool:
-        tile, seat, when = item
-        cons = self._reading.constraints[slot.seat]
-        if seat < 0:
-            return _held_allowed(tile, slot, cons)
-        return seat == slot.seat and _played_allowed(tile, when, slot, cons)
-
-    def _count(self, i: int, caps: tuple[int, ...]) -> int:
-        """Assignments of items ``i ..`` that fill ``caps`` and the rest of the boneyard."""
-        if i == len(self._items):
-            return 1
-        key = (i, caps)
-        found = self._memo.get(key)
-        if found is not None:
-            return found
-        total = 0
-        for nxt in self._choices(i, caps):
-            total += self._count(i + 1, nxt)
-        self._memo[key] = total
-        return total
-
-    def _choices(self, i: int, caps: tuple[int, ...]) -> list[tuple[int, ...]]:
-        """The capacity states after placing item ``i``: asleep first, then each place."""
-        out = []
-        if self._sleeps[i] and len(self._items) - i > sum(caps):
-            out.append(caps)
-        for p in self._options[i]:
-            if caps[p]:
-                out.append(caps[:p] + (caps[p] - 1,) + caps[p + 1:])
-        return out
-
-    def _assign(self, rng: Stream) -> tuple[list[list[Tile]], list[Tile]]:
-        """Items by place, and the sleeping items, drawn uniformly."""
-        caps = self._caps
-        by_place: list[list[Tile]] = [[] for _ in self._places]
-        sleeping: list[Tile] = []
-        for i, tile in enumerate(self._items):
-            choices = self._choices(i, caps)
-            weights = [self._count(i + 1, c) for c in choices]
-            r = _below(rng, sum(weights))
-            k = 0
-            while r >= weights[k]:
-                r -= weights[k]
-                k += 1
-            nxt = choices[k]
-            if nxt == caps:
-                sleeping.append(tile)
-            else:
-                by_place[next(p for p in range(len(caps)) if nxt[p] != caps[p])].append(tile)
-            caps = nxt
-        return by_place, sleeping
+        return self.assignments * self._table.factor
 
     def sample(self, rng: Stream) -> tuple[list[list[Tile]], list[Tile]]:
         """Every seat's current hand (the viewer's own in place) and the boneyard in a uniform
         order; see :func:`sample_hidden`.
         """
-        by_place, sleeping = self._assign(rng)
+        table = self._table
+        by_place, sleeping = table.assign(rng)
         hands: list[list[Tile]] = [[] for _ in range(self.view.rules.players)]
         hands[self.view.seat] = list(self.view.hand)
         # unseen tiles placed in a slot are held now; the other items were played since
-        unseen = {t for t, sleeps in zip(self._items, self._sleeps, strict=True) if sleeps}
-        for place, tiles in zip(self._places, by_place, strict=True):
+        unseen = {t for t, sleeps in zip(table.items, table.sleeps, strict=True) if sleeps}
+        for place, tiles in zip(table.places, by_place, strict=True):
             hands[place[0].seat] += [t for t in tiles if t in unseen]
         for hand in hands:
             hand.sort(key=tile_id)
@@ -332,11 +271,11 @@ class DealSampler:
         """A whole deal (every seat's dealt hand, the boneyard in draw order) on which the public
         history replays exactly as the viewer saw it; uniform over the consistent ones.
         """
-        by_place, sleeping = self._assign(rng)
+        by_place, sleeping = self._table.assign(rng)
         rules, me = self.view.rules, self.view.seat
         hands: list[list[Tile]] = [[] for _ in range(rules.players)]
         drawn: list[Tile | None] = [t for _, t in self._reading.draws]
-        for place, tiles in zip(self._places, by_place, strict=True):
+        for place, tiles in zip(self._table.places, by_place, strict=True):
             tiles = list(tiles)
             _shuffle(rng, tiles)
             for slot in place:
@@ -350,6 +289,116 @@ class DealSampler:
         hands[me] = [t for t in list(self.view.hand) + my_plays if t not in my_draws]
         _shuffle(rng, sleeping)
         return [sorted(h, key=tile_id) for h in hands], [t for t in drawn if t] + sleeping
+
+
+class _Table:
+    """The items spread over the places and the boneyard: the counting table (the module's
+    docstring). ``items`` are ``(tile, seat, event)``: a tile ``seat`` played at ``event``, or
+    ``(tile, -1, -1)`` for a tile never played (it may sleep); the boneyard takes the items the
+    slots leave.
+    """
+
+    def __init__(self, reading: _Reading, slots: list[_Slot], items: list[_Item]) -> None:
+        allowed = [[_allowed(reading, item, slot) for item in items] for slot in slots]
+        # merge slots of one seat that allow the same items: one place, the tiles spread later
+        groups: dict[tuple[int, tuple[bool, ...]], list[int]] = {}
+        for k, slot in enumerate(slots):
+            groups.setdefault((slot.seat, tuple(allowed[k])), []).append(k)
+        self.places = [[slots[k] for k in ks] for ks in groups.values()]
+        columns = list(groups)
+        self.caps = tuple(sum(s.cap for s in place) for place in self.places)
+        self.factor = 1
+        for place in self.places:
+            spread = factorial(sum(s.cap for s in place))
+            for s in place:
+                spread //= factorial(s.cap)
+            self.factor *= spread
+        options = [tuple(p for p, (_, col) in enumerate(columns) if col[i])
+                   for i in range(len(items))]
+        # interchangeable items next to each other: fewer distinct states in the table
+        order = sorted(range(len(items)), key=lambda i: (items[i][1] < 0, options[i], i))
+        self.items = [items[i][0] for i in order]
+        self.options = [options[i] for i in order]
+        self.sleeps = [items[i][1] < 0 for i in order]
+        self._memo: dict[tuple[int, tuple[int, ...]], int] = {}
+
+    def count(self, i: int = 0, caps: tuple[int, ...] | None = None) -> int:
+        """Assignments of items ``i ..`` that fill ``caps`` (all the places' capacities at first)
+        and the rest of the boneyard.
+        """
+        caps = self.caps if caps is None else caps
+        if i == len(self.items):
+            return 1
+        key = (i, caps)
+        found = self._memo.get(key)
+        if found is not None:
+            return found
+        total = 0
+        for nxt in self.choices(i, caps):
+            total += self.count(i + 1, nxt)
+        self._memo[key] = total
+        return total
+
+    def exists(self) -> bool:
+        """Whether some assignment fills the places (``count() > 0``), as a flow: one unit from
+        each item to a place that allows it (or asleep), each place taking its capacity. Solved
+        by scipy's maximum flow in polynomial time, where counting can take seconds.
+        """
+        from scipy.sparse import csr_matrix
+        from scipy.sparse.csgraph import maximum_flow
+
+        n, places = len(self.items), len(self.caps)
+        asleep, sink = 1 + n + places, 2 + n + places  # 0 is the source, then items, places
+        edges = [(0, 1 + i, 1) for i in range(n)]
+        edges += [(1 + i, 1 + n + p, 1) for i in range(n) for p in self.options[i]]
+        edges += [(1 + i, asleep, 1) for i in range(n) if self.sleeps[i]]
+        edges += [(1 + n + p, sink, cap) for p, cap in enumerate(self.caps)]
+        edges += [(asleep, sink, n - sum(self.caps))]
+        rows, cols, caps = zip(*[e for e in edges if e[2] > 0], strict=True) if n else ((), (), ())
+        graph = csr_matrix((np.array(caps, dtype=np.int32), (rows, cols)), shape=(sink + 1,) * 2)
+        return n == 0 or int(maximum_flow(graph, 0, sink).flow_value) == n
+
+    def choices(self, i: int, caps: tuple[int, ...]) -> list[tuple[int, ...]]:
+        """The capacity states after placing item ``i``: asleep first, then each place."""
+        out = []
+        if self.sleeps[i] and len(self.items) - i > sum(caps):
+            out.append(caps)
+        for p in self.options[i]:
+            if caps[p]:
+                out.append(caps[:p] + (caps[p] - 1,) + caps[p + 1:])
+        return out
+
+    def assign(self, rng: Stream) -> tuple[list[list[Tile]], list[Tile]]:
+        """Items by place, and the sleeping items, drawn uniformly."""
+        caps = self.caps
+        by_place: list[list[Tile]] = [[] for _ in self.places]
+        sleeping: list[Tile] = []
+        for i, tile in enumerate(self.items):
+            choices = self.choices(i, caps)
+            weights = [self.count(i + 1, c) for c in choices]
+            r = _below(rng, sum(weights))
+            k = 0
+            while r >= weights[k]:
+                r -= weights[k]
+                k += 1
+            nxt = choices[k]
+            if nxt == caps:
+                sleeping.append(tile)
+            else:
+                by_place[next(p for p in range(len(caps)) if nxt[p] != caps[p])].append(tile)
+            caps = nxt
+        return by_place, sleeping
+
+
+def _allowed(reading: _Reading, item: _Item, slot: _Slot) -> bool:
+    """Whether ``item`` may sit in ``slot``: held through every later constraint of its seat, or,
+    if played, acquired before its play and held through the constraints in between.
+    """
+    tile, seat, when = item
+    cons = reading.constraints[slot.seat]
+    if seat < 0:
+        return _held_allowed(tile, slot, cons)
+    return seat == slot.seat and _played_allowed(tile, when, slot, cons)
 
 
 def count_consistent(view: SeatView) -> int:
@@ -387,6 +436,120 @@ def count_consistent(view: SeatView) -> int:
     3
     """
     return DealSampler(view).count
+
+
+def count_dealt(rules: Rules, hands: Sequence[Sequence[Tile]], boneyard: Sequence[Tile],
+                history: Sequence[Event]) -> int:
+    """The number of hidden histories that agree with a hand's whole history when its deal is
+    known in part (a hand record typed in): :func:`count_consistent` seen by no seat in
+    particular, the slots of every seat counted.
+
+    A known tile sits where the record puts it: in its seat's deal, in the slot of the draw that
+    names it or takes it from the boneyard, or asleep (a known tile of the boneyard after the last
+    draw). It must be allowed there as any item is (held through every later knock and forced
+    draw of its seat, and acquired before its seat played it); the hidden tiles are then counted
+    in the room the known ones leave, exactly as for one seat's view.
+
+    Parameters
+    ----------
+    rules : Rules
+    hands : list of list of (a, b)
+        The dealt hands, :data:`~dominosim.tiles.HIDDEN` for a tile nobody saw.
+    boneyard : list of (a, b)
+        The sleeping tiles in draw order, ``HIDDEN`` for a tile nobody saw.
+    history : sequence of Event
+        Every play, draw and knock in order (an end event is ignored); a draw's tile is ``HIDDEN``
+        (or None) when nobody saw it.
+
+    Returns
+    -------
+    int
+        An exact count; 0 when no deal agrees with the history.
+
+    Examples
+    --------
+    Block, double-two, two seats of three tiles: every tile is dealt, so seat 1 holds the three
+    seat 0 does not. After 2-2, 2-1 and 1-1 it still holds 2-0 and 0-0, and may not knock:
+
+    >>> from dominosim.reference.game import GameState, Move
+    >>> rules = Rules.preset("block", players=2, max_pip=2, hand_size=3)
+    >>> state = GameState.from_deal(rules, [[(2, 2), (0, 1), (1, 1)], [(1, 2), (0, 2), (0, 0)]],
+    ...                             [])
+    >>> _ = state.open_with_highest_double()
+    >>> _ = state.play(1, Move((1, 2), 2)), state.play(0, Move((1, 1), 1))
+    >>> hands = [[(2, 2), (0, 1), (1, 1)], [HIDDEN] * 3]
+    >>> count_dealt(rules, hands, [], state.events)
+    1
+    >>> count_dealt(rules, hands, [], state.events + [Event("knock", seat=1, suits=(1, 2))])
+    0
+    """
+    table = _dealt_table(rules, hands, boneyard, history)
+    return 0 if table is None else table.count() * table.factor
+
+
+def can_be_dealt(rules: Rules, hands: Sequence[Sequence[Tile]], boneyard: Sequence[Tile],
+                 history: Sequence[Event]) -> bool:
+    """Whether some deal agrees with the history (``count_dealt(...) > 0``), found without
+    counting them: a maximum flow of the hidden tiles into the room the known ones leave, in
+    polynomial time (see :func:`count_dealt` for the parameters).
+
+    Examples
+    --------
+    >>> rules = Rules.preset("block", players=2, max_pip=2, hand_size=3)
+    >>> hands = [[(2, 2), (0, 1), (1, 1)], [HIDDEN] * 3]  # seat 1: 0-0, 2-0 and 2-1
+    >>> opening = Event("play", seat=0, tile=(2, 2), suit=2)
+    >>> can_be_dealt(rules, hands, [], [opening])
+    True
+    >>> can_be_dealt(rules, hands, [], [opening, Event("knock", seat=1, suits=(2,))])
+    False
+    """
+    table = _dealt_table(rules, hands, boneyard, history)
+    return table is not None and table.exists()
+
+
+def _dealt_table(rules: Rules, hands: Sequence[Sequence[Tile]], boneyard: Sequence[Tile],
+                 history: Sequence[Event]) -> _Table | None:
+    """The counting table of the hidden tiles of a deal known in part (:func:`count_dealt`);
+    None when a known tile cannot be where the record puts it.
+    """
+    reading = _read_history(rules, [e for e in history if e.kind != "end"], -1)
+    if len(reading.draws) > len(boneyard):
+        return None
+    deal_slot = {s: slots[0] for s, slots in reading.slots.items()}
+    draw_slot = {slot.draw: slot for slots in reading.slots.values() for slot in slots[1:]}
+    # where the record puts each known tile: a slot, or None for asleep
+    known: list[tuple[Tile | None, _Slot | None]] = [
+        (t, deal_slot[s]) for s, hand in enumerate(hands) for t in hand]
+    known += [(t, draw_slot[k]) for k, (_, t) in enumerate(reading.draws)]
+    known += [(t, draw_slot[k] if k < len(reading.draws) else None)
+              for k, t in enumerate(boneyard)]
+    where: dict[Tile, _Slot | None] = {}
+    for tile, slot in known:
+        if tile is None or tile == HIDDEN:
+            continue
+        if where.setdefault(tile, slot) != slot:
+            return None  # one tile in two places
+    played = {t: (s, p) for s, t, p in reading.plays}
+    room = {slot: slot.cap for slots in reading.slots.values() for slot in slots}
+    hidden: list[_Item] = []
+    for tile in map(tile_of, range(n_tiles(rules.max_pip))):
+        item = (tile, *played.get(tile, (-1, -1)))
+        if tile not in where:
+            hidden.append(item)
+            continue
+        slot = where[tile]
+        if slot is None and tile in played:
+            return None  # a tile asleep to the end was played
+        if slot is not None:
+            if not _allowed(reading, item, slot):
+                return None
+            room[slot] -= 1
+    if min(room.values(), default=0) < 0:
+        return None
+    slots = [replace(slot, cap=room[slot]) for s in sorted(reading.slots)
+             for slot in reading.slots[s] if room[slot]]
+    table = _Table(reading, slots, hidden)
+    return table if sum(table.caps) <= len(hidden) else None
 
 
 def sample_hidden(view: SeatView, rng: Stream) -> tuple[list[list[Tile]], list[Tile]]:
