@@ -505,6 +505,15 @@ def collector_paused():
     """The cyclic garbage collector paused (as it was after): the enumeration keeps millions of
     tuples, which hold no reference cycles, and every full collection would walk them all (a
     third of the enumeration's time, ``benchmarks/README.md``). Usable as a decorator.
+
+    Examples
+    --------
+    >>> import gc
+    >>> with collector_paused():
+    ...     print(gc.isenabled())
+    False
+    >>> gc.isenabled()
+    True
     """
     enabled = gc.isenabled()
     gc.disable()
