@@ -83,7 +83,7 @@ UNDECIDED = -(1 << 40)
 
 
 # ---------------------------------------------------------------- the enumerated rules
-@jit_helper
+@jit_kernel
 def leads_any(rp):
     """The ``opening`` rule: 1 when the leader puts down any tile (``any``), 0 when the holder of
     the highest double opens with it (``highest_double``), :data:`UNDECIDED` for another code."""
@@ -94,7 +94,7 @@ def leads_any(rp):
     return UNDECIDED
 
 
-@jit_helper
+@jit_kernel
 def team_out(rp):
     """The ``end`` rule: 1 when the hand ends once a seat and its partner are both out and the
     turn skips seats that are out (``team_out``), 0 when it ends as soon as one seat is out
@@ -106,7 +106,7 @@ def team_out(rp):
     return UNDECIDED
 
 
-@jit_helper
+@jit_kernel
 def may_draw(rp, drawable, drew):
     """The ``draw`` rule: 1 when a seat with no legal move takes a sleeping tile now, 0 when it
     knocks. Never in Block (``none``); while a tile may be drawn (``drawable`` > 0), until it can
@@ -147,7 +147,7 @@ def partner_of(rp, seat):
     return -1
 
 
-@jit_helper
+@jit_kernel
 def left_of(rp, seat):
     """The seat to the left of ``seat``: the next one in the circle."""
     return seat + 1 if seat + 1 < rp.players else 0  # no division in the turn loop
@@ -163,7 +163,7 @@ def next_seat(rp, counts, seat):
     return nxt
 
 
-@jit_helper
+@jit_kernel
 def filling_first(shape, rp, at):
     """Whether the opening double's arms are still being filled first (fill-first, while an arm
     is unfilled): then only they take tiles."""
@@ -186,13 +186,13 @@ def other_end(tile, suit):
 
 
 # ---------------------------------------------------------------- the layout
-@jit_helper
+@jit_kernel
 def branches(shape, rp, tile, suit):
     """Whether ``tile`` played on ``suit`` is a double that opens two more ends."""
     return not shape.line and rp.branch and other_end(tile, suit) == suit
 
 
-@jit_helper
+@jit_kernel
 def suits_after(shape, rp, board, tile, suit):
     """``(mask of the suits showing, number of open ends)`` once ``tile`` goes on ``suit``: the
     suit it covers stays only if another end still shows it, the suit it leaves shows."""
