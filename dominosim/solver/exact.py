@@ -136,8 +136,7 @@ def estimated_states(rules: Rules, strategies: str | Sequence[str] = "random") -
     n, h, p = rules.n_tiles, rules.hand_size, rules.players
     deals = math.factorial(n) // (math.factorial(h) ** p * math.factorial(n - h * p))
     asleep = n - h * p
-    drawable = asleep - rules.boneyard_keep if rules.can_draw else 0
-    drawn = sum(math.comb(asleep, k) for k in range(max(drawable, 0) + 1))
+    drawn = sum(math.comb(asleep, k) for k in range(drawable(rules, asleep) + 1))
     plays = any("plays" in _reads(rules, name) for name in _lineup(rules, strategies))
     states = 2 * deals * drawn * h * p
     return states * 3 // 2 if plays else states
