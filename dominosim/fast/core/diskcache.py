@@ -78,6 +78,18 @@ def lock_path(cache_dir: str | None, fallback: Path) -> Path:
     return Path(tempfile.gettempdir()) / f"dominosim-{user}-{LOCK_NAME}"
 
 
+def _locked(path: Path) -> int | None:
+    """The descriptor of ``path`` opened and exclusively locked, waiting for another process that
+    holds it (closing it releases the lock); None if the file cannot be opened: the save or
+    compilation it guards then goes ahead unserialised, as numba's own would."""
+    try:
+        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o666)
+    except OSError:
+        return None
+    fcntl.flock(fd, fcntl.LOCK_EX)
+    return fd
+
+
 class IndexLock(numba_event.Listener):
     """Holds an exclusive lock on :attr:`path` from the end of a dispatcher's compilation until
     it releases numba's compiler lock: the window in which numba saves the new signature to its
@@ -112,7 +124,7 @@ class IndexLock(numba_event.Listener):
             if depth[0] > 0 and fcntl is not None:
                 # held already (a compilation ending inside another's window): flock on a second
                 # descriptor would wait for this very process, so the window only widens
-                fd = self._acquire() if not any(f is not None for f, _ in held) else None
+                fd = _locked(self.path) if not any(f is not None for f, _ in held) else None
                 held.append((fd, depth[0]))
             return
         depth[0] = max(0, depth[0] - 1)
@@ -121,15 +133,6 @@ class IndexLock(numba_event.Listener):
             if fd is not None:
                 os.close(fd)  # closing releases the lock
 
-    def _acquire(self) -> int | None:
-        """The locked file's descriptor (None if the lock file cannot be opened: the save then
-        goes ahead unserialised, as numba's own would)."""
-        try:
-            fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o666)
-        except OSError:
-            return None
-        fcntl.flock(fd, fcntl.LOCK_EX)
-        return fd
 
 
 class Turns:
@@ -158,7 +161,7 @@ class Turns:
         """Hold the lock of ``dispatcher``'s compilation for ``sig`` (waiting while another
         process holds it) if no compilation runs in this thread already."""
         depth = getattr(self.local, "depth", 0)
-        fd = self._acquire(self.path(dispatcher, sig)) if depth == 0 and fcntl else None
+        fd = _locked(self.path(dispatcher, sig)) if depth == 0 and fcntl else None
         self.local.depth = depth + 1
         try:
             yield
@@ -178,17 +181,6 @@ class Turns:
         compile.__doc__ = compile_.__doc__
         dispatcher.compile = compile
         return dispatcher
-
-    @staticmethod
-    def _acquire(path: Path) -> int | None:
-        """The locked file's descriptor (None if it cannot be opened: the compilation then goes
-        ahead without waiting, as numba's own would)."""
-        try:
-            fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o666)
-        except OSError:
-            return None
-        fcntl.flock(fd, fcntl.LOCK_EX)
-        return fd
 
 
 _installed: IndexLock | None = None
