@@ -66,6 +66,10 @@ from .vectors import Quantities, plus, total
 __all__ = ["Lazy", "StateLimitError", "collector_paused", "enumerate_hands", "seat_view"]
 
 
+_MISSING = object()
+"""What a cache lookup answers for a key it does not hold (None is a value it keeps)."""
+
+
 class StateLimitError(ValueError):
     """The enumeration met more states than its limit allows (raised before memory runs out)."""
 
@@ -347,8 +351,8 @@ class Lazy(Quantities):
             for chosen in combinations(cand, k):
                 mask = sum(chosen)
                 key = (pool & ~mask, left, after_lack, bone)
-                found = self.revealed_of.get(key)
-                if found is None:
+                found = self.revealed_of.get(key, _MISSING)
+                if found is _MISSING:  # (None, a state with no completion, is kept too)
                     found = self.revealed_of[key] = self.revealed(*key)
                 if found is not None:
                     rest_pool, new_lack, new_bone = found
@@ -358,8 +362,8 @@ class Lazy(Quantities):
         return total(children, 1)
 
     def revealed(self, pool: int, hidden: tuple, lack: tuple, bone: int):
-        """``(pool, lack, bone)`` of the state after a reveal, settled, or None when no
-        completion is left.
+        """``(pool, lack, bone)`` of the state after a reveal (or a draw of an unrevealed tile),
+        settled, or None when no completion is left.
         """
         lack = self.normal(pool, hidden, lack)
         if not self.completions(pool, hidden, lack):
@@ -420,13 +424,12 @@ class Lazy(Quantities):
                 bone & ~(1 << t), ends, seat, knocked, True, (lacks, plays)))
         if unrevealed:
             for t in _bits(pool):
-                rest_pool = pool & ~(1 << t)
-                new_lack = self.normal(rest_pool, hidden, lack)
-                if not self.completions(rest_pool, hidden, new_lack):
-                    continue
-                children.append(self.rest(
-                    rest_pool, known[:seat] + (known[seat] | 1 << t,) + known[seat + 1:],
-                    hidden, new_lack, bone, ends, seat, knocked, True, (lacks, plays)))
+                found = self.revealed(pool & ~(1 << t), hidden, lack, bone)
+                if found is not None:
+                    rest_pool, new_lack, new_bone = found
+                    children.append(self.visit(
+                        rest_pool, known[:seat] + (known[seat] | 1 << t,) + known[seat + 1:],
+                        hidden, new_lack, new_bone, ends, seat, knocked, True, (lacks, plays)))
         return total(children, bone.bit_count() + unrevealed)
 
     def view(self, known, hidden, bone, pool, ends, seat, pub):
