@@ -31,6 +31,7 @@ from ..rng import hand_key
 from ..rules import Rules
 from ..strategies.features import N_FEATURES
 from ..strategies.lineup import per_seat
+from ..strategies.registry import ALIASES
 from ..strategies.search import resolve_search, search_error, table_states
 from ..strategies.weighted import player_of
 from ..tiles import tile_of
@@ -108,7 +109,7 @@ def _code(s: Any) -> tuple[int, int, int, int]:
     if search is not None:
         return STRATEGY_CODES[search.builtin].code, search.budget, 0, search.infer
     if not isinstance(s, str) or s not in STRATEGY_CODES:
-        names = ", ".join(map(repr, STRATEGY_CODES))
+        names = ", ".join(map(repr, [*STRATEGY_CODES, *ALIASES]))  # "best" plays too
         raise ValueError(
             f"The value for `strategies` must be built-in names ({names}; a search with "
             f"a budget as 'mc:200') or compiled "
