@@ -15,7 +15,7 @@ import pytest
 from exact_values import check_monte_carlo, exact_table, rules_of
 
 import dominosim as ds
-from dominosim.solver.exact import _table, estimated_states, full_deal_totals
+from dominosim.solver.exact import BYTES_PER_STATE, _table, estimated_states, full_deal_totals
 from dominosim.solver.lazy import Lazy, StateLimitError, enumerate_hands
 
 TABLE = exact_table()
@@ -162,3 +162,32 @@ def test_ctrl_c_stops_exact_within_two_seconds():
     _, err = child.communicate(timeout=30)
     assert time.monotonic() - start < 2
     assert child.returncode != 0 and err.strip().endswith("KeyboardInterrupt")
+
+
+def test_exact_refuses_before_work_an_estimate_past_the_memory_limit():
+    """Issue 20: ``ds.exact`` takes a memory limit, as the solver and the searches do."""
+    rules = rules_of(TABLE[TABLE["config_id"] == "2"].iloc[0])
+    need = estimated_states(rules) * BYTES_PER_STATE
+    clock = time.process_time()
+    with pytest.raises(ValueError, match=r"^The value for `max_memory` \([0-9,]+ MB\) is too small: the "
+                                         r"enumeration of Rules.* needs [0-9,]+ MB; pass a larger "
+                                         r"`max_memory` or a smaller rule set\.$"):
+        ds.exact(rules, max_memory=need // 2)
+    assert time.process_time() - clock < 1.0
+
+
+def test_exact_stops_where_the_memory_limit_would_be_passed(monkeypatch):
+    """The memory limit, like ``max_states``, bounds the states kept whatever the estimate said,
+    and the one binding first is the one the error names."""
+    exact_module = importlib.import_module("dominosim.solver.exact")
+    monkeypatch.setattr(exact_module, "estimated_states", lambda rules, lineup: 1)
+    rules = rules_of(TABLE[TABLE["config_id"] == "2"].iloc[0])
+    with pytest.raises(ValueError, match=r"^The value for `max_memory` must be larger for "
+                                         r"Rules.*: the enumeration met more states than "
+                                         r"500,000 bytes hold \(500 of 1000 bytes each\) "
+                                         r"\(the estimate was 1\)\.$"):
+        ds.exact(rules, max_memory=500 * BYTES_PER_STATE)
+    with pytest.raises(ValueError, match=r"^The value for `max_states` must be larger "):
+        ds.exact(rules, max_states=500, max_memory=10**9)
+    # a limit that holds the whole enumeration changes nothing
+    assert ds.exact(rules, max_memory=10**9).equals(ds.exact(rules))

@@ -46,7 +46,7 @@ from itertools import combinations
 
 import pandas as pd
 
-from ..checks import check_limit, refuse
+from ..checks import check_limit, check_memory, refuse
 from ..reference.game import (
     Move,
     drawable,
@@ -282,7 +282,7 @@ def _with(items: tuple | None, index: int, value) -> tuple | None:
 
 
 def exact(rules: Rules, strategies: str | Sequence[str] = "random", *,
-          max_states: int = MAX_STATES) -> pd.DataFrame:
+          max_states: int = MAX_STATES, max_memory: int | None = None) -> pd.DataFrame:
     """The exact expected values of a hand of ``rules`` under a line-up of ``random`` and the
     deterministic built-in styles.
 
@@ -305,6 +305,12 @@ def exact(rules: Rules, strategies: str | Sequence[str] = "random", *,
         Every validation configuration the default reaches takes under a minute; double-four
         sets need a larger limit (``benchmarks/README.md``). Ctrl-C stops it at once
         (:class:`KeyboardInterrupt`).
+    max_memory : int or None
+        The bytes the enumeration's states may take (None, the default: only ``max_states``
+        and the free memory bound them). The states are counted at :data:`BYTES_PER_STATE`
+        each, the most measured: a rule set whose estimate needs more is refused before any
+        work, and the enumeration stops with an error at the moment its states would need
+        more, so ``max_memory`` bounds it like ``max_states // BYTES_PER_STATE`` would.
 
     Returns
     -------
@@ -330,21 +336,33 @@ def exact(rules: Rules, strategies: str | Sequence[str] = "random", *,
     """
     check_rules(rules)
     max_states = check_limit("max_states", max_states)
+    if max_memory is not None:
+        max_memory = check_limit("max_memory", max_memory)
     lineup = _lineup(rules, strategies)
     states = estimated_states(rules, lineup)
     if states > max_states:
         raise ValueError(f"The value for `rules` must be small enough to enumerate (at most "
                          f"{max_states:,} estimated states, see `max_states`), but "
                          f"{rules!r} has about {states:,}.")
+    check_memory("max_memory", states * BYTES_PER_STATE, max_memory,
+                 f"the enumeration of {rules!r} (about {states:,} estimated states of "
+                 f"{BYTES_PER_STATE} bytes)", "a smaller rule set")
     _check_memory(max_states)
+    # the states the memory limit holds, when it binds before max_states
+    held = max_states if max_memory is None else max_memory // BYTES_PER_STATE
+    by_memory = held < max_states
+    limit = min(held, max_states)
     reads = set().union(*(_reads(rules, name) for name in lineup))
-    game = Lazy(rules, lineup, reads, max_states)
+    game = Lazy(rules, lineup, reads, limit)
     with collector_paused():  # till the states are freed, by their reference counts
         try:
             by_opener, opened_double, played, no_double = enumerate_hands(game)
         except StateLimitError:
-            raise ValueError(f"The value for `max_states` must be larger for {rules!r}: the "
-                             f"enumeration met more than {max_states:,} states (the estimate "
+            name = "max_memory" if by_memory else "max_states"
+            met = (f"states than {max_memory:,} bytes hold ({limit:,} of {BYTES_PER_STATE} "
+                   f"bytes each)" if by_memory else f"than {limit:,} states")
+            raise ValueError(f"The value for `{name}` must be larger for {rules!r}: the "
+                             f"enumeration met more {met} (the estimate "
                              f"was {states:,}).") from None
         table = _table(rules, game, by_opener, opened_double, played, no_double)
         table.attrs["states"] = len(game.memo)
