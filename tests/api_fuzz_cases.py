@@ -3,6 +3,7 @@ fuzz puts in place of each parameter (tests/test_api_fuzz.py)."""
 
 from __future__ import annotations
 
+import functools
 import inspect
 import math
 
@@ -36,8 +37,11 @@ def _player_file() -> str:
     return str(ds.Weighted(SMALL, {"pips": 1.0}).save(f"{folder}/p.npz"))
 
 
+@functools.cache
 def cases() -> dict[str, tuple]:
-    """``name: (callable, positional args, keyword args)``: a call that works and is fast."""
+    """``name: (callable, positional args, keyword args)``: a call that works and is fast (built
+    at the first test that asks, once per process: never while pytest collects, where its
+    compiling would hold up every worker and the bare clone's collection, tests/test_standalone.py)."""
     log, position = _log(), _position()
     ds.simulate(SMALL, "random", 2)  # warm's kernel, in this process: warming it compiles nothing
     return {

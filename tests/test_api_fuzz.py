@@ -13,7 +13,6 @@ from hypothesis import strategies as st
 
 import dominosim as ds
 
-CASES = cases()
 RECORDS = {"BestResponse", "GameValue", "CheckReport", "Comparison", "Tournament", "HandLog",
            "MatchLog", "Move", "Position", "Solution", "SeatView", "Summary", "IllegalMoveError",
            "Tuning", "Learning"}
@@ -27,15 +26,15 @@ NAMED = re.compile(r"`[\w.\[\]-]+`|^Strategy '|^The compiled strategy ")
 def test_every_public_function_has_a_fuzz_case():
     public = {name for name in ds.__all__ if callable(getattr(ds, name))
               and not isinstance(getattr(ds, name), type(ds))}
-    covered = {name.split(".")[0] for name in CASES}
+    covered = {name.split(".")[0] for name in cases()}
     assert public - RECORDS <= covered, sorted(public - RECORDS - covered)
-    for name, (func, args, kwargs) in CASES.items():  # each case works as written
+    for name, (func, args, kwargs) in cases().items():  # each case works as written
         assert func(*args, **kwargs) is not None or name == "play", name
 
 
 def check_call(name: str, parameter: str, value) -> None:
     try:
-        call_with(name, parameter, value, CASES)
+        call_with(name, parameter, value, cases())
     except (ValueError, TypeError) as error:
         message = str(error).strip()
         assert "\n" not in message, (name, parameter, value, message)
@@ -46,8 +45,8 @@ def check_call(name: str, parameter: str, value) -> None:
           suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
 def test_every_public_function_gives_a_result_or_a_one_line_error(data):
-    name = data.draw(st.sampled_from(sorted(CASES)), label="function")
-    func = CASES[name][0]
+    name = data.draw(st.sampled_from(sorted(cases())), label="function")
+    func = cases()[name][0]
     parameter = data.draw(st.sampled_from(parameters(func)), label="parameter")
     value = data.draw(st.sampled_from(BAD_VALUES), label="value")
     check_call(name, parameter, value)
@@ -63,7 +62,7 @@ def test_every_public_function_gives_a_result_or_a_one_line_error(data):
 ])
 def test_the_cases_of_the_issue_are_one_line_errors(name, parameter, value):
     with pytest.raises(ValueError, match=rf"^The value for `{re.escape(parameter)}` must be "):
-        call_with(name, parameter, value, CASES)
+        call_with(name, parameter, value, cases())
 
 
 @pytest.mark.parametrize("parameter", parameters(ds.warm))
@@ -79,7 +78,7 @@ def test_warm_refuses_every_bad_value_before_compiling_anything(parameter, monke
     monkeypatch.setattr(warm, "_Worker", no_worker)
     for value in BAD_VALUES:
         try:
-            table = call_with("warm", parameter, value, CASES)
+            table = call_with("warm", parameter, value, cases())
         except (ValueError, TypeError) as error:
             message = str(error).strip()
             assert "\n" not in message and NAMED.search(message), (parameter, value, message)
