@@ -4,6 +4,7 @@ hands with hidden tiles, and the arguments that used to wrap or slip past the ch
 from __future__ import annotations
 
 import _thread
+import signal
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -38,10 +39,15 @@ _TIMERS: list[threading.Timer] = []
 
 @pytest.fixture(autouse=True)
 def _no_late_interrupt():
-    """A Ctrl-C not yet sent when a test ends is cancelled (it must not reach the next one)."""
+    """Ctrl-C reaches the test as Python's ``KeyboardInterrupt`` whatever handler of SIGINT the
+    process was left with (``_thread.interrupt_main`` does nothing while SIGINT is ignored, as
+    it was in some pytest-xdist workers: the two Ctrl-C tests then ran their search to the end),
+    and a Ctrl-C not yet sent when a test ends is cancelled (it must not reach the next one)."""
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
     yield
     while _TIMERS:
         _TIMERS.pop().cancel()
+    signal.signal(signal.SIGINT, previous)
 
 
 def test_solve_from_eight_threads_equals_the_same_solves_one_by_one():
