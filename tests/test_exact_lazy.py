@@ -170,6 +170,13 @@ def test_ctrl_c_stops_exact_within_two_seconds():
                 child.kill()
 
 
+def test_a_memory_limit_bounds_the_states_the_free_memory_is_checked_for():
+    """``max_memory`` bounds the states kept, so a ``max_states`` the free memory could not hold
+    is no longer refused when the memory limit binds first (the check is of the real limit)."""
+    rules = ds.Rules(max_pip=2, players=2, hand_size=2)
+    assert ds.exact(rules, max_states=10**18, max_memory=10**8).equals(ds.exact(rules))
+
+
 def test_exact_refuses_before_work_an_estimate_past_the_memory_limit():
     """Issue 20: ``ds.exact`` takes a memory limit, as the solver and the searches do."""
     rules = rules_of(TABLE[TABLE["config_id"] == "2"].iloc[0])

@@ -142,16 +142,18 @@ def estimated_states(rules: Rules, strategies: str | Sequence[str] = "random") -
     return states * 3 // 2 if plays else states
 
 
-def _check_memory(max_states: int) -> None:
-    """Refuse a ``max_states`` whose states would not fit in the memory the machine has free."""
+def _check_memory(states: int, name: str, value: int) -> None:
+    """Refuse a limit of ``states`` states that would not fit in the memory the machine has free
+    (``name`` the parameter that set it, ``value`` its value).
+    """
     try:
         free = os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
     except (ValueError, OSError, AttributeError):  # not a POSIX system: nothing to check
         return
-    if max_states * BYTES_PER_STATE > free:
-        raise refuse("max_states", f"the free memory (at most {free // BYTES_PER_STATE:,} states "
-                     f"of about {BYTES_PER_STATE} bytes each)", max_states,
-                     shown=f"{max_states:,}", verb="fit in")
+    if states * BYTES_PER_STATE > free:
+        raise refuse(name, f"the free memory (at most {free // BYTES_PER_STATE:,} states "
+                     f"of about {BYTES_PER_STATE} bytes each)", value,
+                     shown=f"{value:,}", verb="fit in")
 
 
 class _Game(Quantities):
@@ -347,20 +349,19 @@ def exact(rules: Rules, strategies: str | Sequence[str] = "random", *,
     check_memory("max_memory", states * BYTES_PER_STATE, max_memory,
                  f"the enumeration of {rules!r} (about {states:,} estimated states of "
                  f"{BYTES_PER_STATE} bytes)", "a smaller rule set")
-    _check_memory(max_states)
-    # the states the memory limit holds, when it binds before max_states
-    held = max_states if max_memory is None else max_memory // BYTES_PER_STATE
-    by_memory = held < max_states
-    limit = min(held, max_states)
+    # the most states kept (`name`'s limit): max_states, or fewer when max_memory binds first
+    limit, name, value = max_states, "max_states", max_states
+    if max_memory is not None and max_memory // BYTES_PER_STATE < max_states:
+        limit, name, value = max_memory // BYTES_PER_STATE, "max_memory", max_memory
+    _check_memory(limit, name, value)
     reads = set().union(*(_reads(rules, name) for name in lineup))
     game = Lazy(rules, lineup, reads, limit)
     with collector_paused():  # till the states are freed, by their reference counts
         try:
             by_opener, opened_double, played, no_double = enumerate_hands(game)
         except StateLimitError:
-            name = "max_memory" if by_memory else "max_states"
-            met = (f"states than {max_memory:,} bytes hold ({limit:,} of {BYTES_PER_STATE} "
-                   f"bytes each)" if by_memory else f"than {limit:,} states")
+            met = (f"states than {value:,} bytes hold ({limit:,} of {BYTES_PER_STATE} "
+                   f"bytes each)" if name == "max_memory" else f"than {limit:,} states")
             raise ValueError(f"The value for `{name}` must be larger for {rules!r}: the "
                              f"enumeration met more {met} (the estimate "
                              f"was {states:,}).") from None
