@@ -23,6 +23,15 @@ NAMED = re.compile(r"`[\w.\[\]-]+`|^Strategy '|^The compiled strategy ")
 """A message names what is wrong: a parameter or field in backticks, or the strategy."""
 
 
+@pytest.fixture(autouse=True, scope="module")
+def _in_a_scratch_folder(tmp_path_factory):
+    """Run the fuzz in an empty folder: a bad value that is a valid path (``save="x"``) writes
+    its file there, not into the checkout (commit 490f7c2 once committed such a file)."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.chdir(tmp_path_factory.mktemp("fuzz"))
+        yield
+
+
 def test_every_public_function_has_a_fuzz_case():
     public = {name for name in ds.__all__ if callable(getattr(ds, name))
               and not isinstance(getattr(ds, name), type(ds))}
