@@ -36,6 +36,8 @@ import numpy as np
 
 MASK64 = (1 << 64) - 1
 GAMMA = 0x9E3779B97F4A7C15
+UNIT = 2.0 ** -53
+"""What :meth:`Stream.uniform` multiplies its 53 bits by."""
 MIX_M1 = 0xBF58476D1CE4E5B9
 MIX_M2 = 0x94D049BB133111EB
 DOMAIN_HAND = 0x6A09E667F3BCC909
@@ -151,6 +153,14 @@ class Stream:
         if n < 1:
             raise ValueError(f"The value for `n` must be at least 1, but {n!r} was passed.")
         return ((self.next64() >> 32) * n) >> 32
+
+    def uniform(self) -> float:
+        """A float in [0, 1) from the top 53 bits of the next output (the softmax player's draw).
+
+        >>> 0.0 <= Stream(12345).uniform() < 1.0
+        True
+        """
+        return (self.next64() >> 11) * UNIT
 
     def shuffle(self, items: list) -> None:
         """Shuffle ``items`` in place (Fisher-Yates, from the last position down)."""

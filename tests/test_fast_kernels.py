@@ -13,7 +13,15 @@ from dominosim.fast.core import board as fb
 from dominosim.fast.core import turn as ft
 from dominosim.fast.core.bits import lowest_bit, popcount
 from dominosim.fast.core.params import rule_params
-from dominosim.fast.core.rng import below, deal_key, hand_key, match_hand_key, seat_key, shuffle
+from dominosim.fast.core.rng import (
+    below,
+    deal_key,
+    hand_key,
+    match_hand_key,
+    seat_key,
+    shuffle,
+    uniform,
+)
 from dominosim.fast.core.shape import Shape, words_of
 from dominosim.fast.hand.driver import summary_width
 from dominosim.reference.game import End, GameState, score
@@ -30,6 +38,7 @@ def test_fast_rng_streams_equal_python_streams(seed, hand):
     state = np.array([deal_key(np.uint64(base), 2)], dtype=np.uint64)
     stream = py.Stream(py.stream_key(base, py.deal_stream(2)))
     assert [int(below(state, 0, 28)) for _ in range(100)] == [stream.below(28) for _ in range(100)]
+    assert [uniform(state, 0) for _ in range(100)] == [stream.uniform() for _ in range(100)]
     items = np.arange(91, dtype=np.int64)
     shuffle(np.array([deal_key(np.uint64(base), 0)], dtype=np.uint64), 0, items, 91)
     expected = list(range(91))

@@ -126,10 +126,11 @@ def prepare(rules: Rules, strategies: Any, *, events: bool = False) -> Run:
     codes, budgets, plugins, infer = zip(*(_code(s) for s in seats), strict=True)
     weights = None
     if S_WEIGHTED in codes:  # the players' weights, checked against the rules they were fitted for
-        weights = np.zeros((rules.players, N_FEATURES))
+        weights = np.zeros((rules.players, N_FEATURES + 1))  # the weights, then the temperature
         for seat, s in enumerate(seats):
             if codes[seat] == S_WEIGHTED:
-                weights[seat] = s.weights_for(rules)
+                weights[seat, :N_FEATURES] = s.weights_for(rules)
+                weights[seat, N_FEATURES] = s.temperature
     lineup = lineup_arrays(codes, budgets, plugins, weights, infer)
     searching = [c for c in seats if resolve_search(c) is not None]
     style_codes = {c.code for c in STRATEGY_CODES.values() if c.kind in ("style", "player")}

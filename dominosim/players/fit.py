@@ -8,7 +8,11 @@ command fits both with :func:`~dominosim.players.tune.tune` against every built-
 where the package reads them (or to ``--out``). The same command, seed and budget give the same
 files' weights. ``learned`` fits the two games' learned players with
 :func:`~dominosim.players.learn.learn` (teacher, positions per round, rounds and seed below) and
-writes ``learned_block.npz`` and ``learned_draw.npz``.
+writes ``learned_block.npz`` and ``learned_draw.npz``. ``temperature`` plays ``--positions``
+decisions with the shipped learned player at every seat, labels them with ``--teacher`` and
+prints the temperature at which the player's softmax best predicts the teacher's choices
+(:func:`~dominosim.players.learn.fit_temperature`; the player to use is
+``ds.tuned_player(rules, "learned").with_temperature(T)``); it writes nothing.
 
 Examples
 --------
@@ -22,8 +26,8 @@ import argparse
 import sys
 from pathlib import Path
 
-from ..strategies.weighted import FITTED, SHIPPED, TUNED_RULES, shipped_file
-from .learn import learn
+from ..strategies.weighted import FITTED, SHIPPED, TUNED_RULES, shipped, shipped_file
+from .learn import fit_temperature, label_positions, learn
 from .tune import tune
 
 AGAINST = ("bully", "doubles", "accompanied", "stitcher", "counter", "partner")
@@ -38,7 +42,8 @@ def parser() -> argparse.ArgumentParser:
     """The command's arguments."""
     p = argparse.ArgumentParser(prog="python -m dominosim.players.fit",
                                 description="Fit the players dominosim ships.")
-    p.add_argument("which", choices=SHIPPED, help="the built-in player to fit")
+    p.add_argument("which", choices=(*SHIPPED, "temperature"),
+                   help="the built-in player to fit, or the learned player's softmax temperature")
     p.add_argument("--budget", type=int, default=BUDGET, help="tuned: duplicate deals per game")
     p.add_argument("--deals", type=int, default=DEALS,
                    help="tuned: deals per candidate and opponent")
@@ -56,6 +61,15 @@ def main(argv: list[str] | None = None) -> int:
     """Fit and write the players; print each one's weights and results."""
     args = parser().parse_args(argv)
     for game in args.games:
+        if args.which == "temperature":
+            player = shipped(game, "learned")
+            data = label_positions(TUNED_RULES[game], player, args.teacher, args.positions,
+                                   args.seed, 1, lambda n: None)
+            temperature = fit_temperature(player.vector, data)
+            print(f"{game}: the shipped learned player's softmax temperature, fitted to "
+                  f"{args.teacher}'s choices on {args.positions:,} decisions of its own play "
+                  f"(seed {args.seed}): {temperature:.4f}", flush=True)
+            continue
         if args.which == "learned":
             fit = learn(TUNED_RULES[game], args.teacher, positions=args.positions,
                         rounds=args.rounds, seed=args.seed, progress=sys.stderr.isatty())

@@ -354,10 +354,61 @@ def learn(rules: Rules, teacher: str = "solve", *, positions: int = 20_000, roun
                     time.perf_counter() - started)
 
 
+def fit_temperature(vector: np.ndarray, data: pd.DataFrame) -> float:
+    """The temperature at which a player's softmax policy best predicts a teacher's choices.
+
+    ``data`` holds labelled moves as :func:`label_positions` writes them (the features, a
+    ``target`` per move, a ``decision`` and optionally a ``round`` column naming its decision).
+    The teacher chooses the moves of largest target in each decision (several on a tie); the
+    temperature maximises the likelihood that a player drawing its moves by a softmax of its
+    scores (``features @ vector``, :func:`dominosim.strategies.weighted.best_move`) makes one
+    of them, over every decision (SciPy's bounded scalar minimiser on its logarithm, from a
+    thousandth to a thousand times the spread of the scores within decisions).
+
+    Examples
+    --------
+    >>> import numpy as np, pandas as pd
+    >>> rows = pd.DataFrame({"decision": [0, 0, 1, 1], "target": [1.0, 0, 0, 1],
+    ...                      **{n: 0.0 for n in FEATURE_NAMES}})
+    >>> rows["pips"] = [2.0, 1.0, 1.0, 2.0]  # the teacher picks the heavier move each time
+    >>> vector = np.zeros(len(FEATURE_NAMES)); vector[FEATURE_NAMES.index("pips")] = 1.0
+    >>> fit_temperature(vector, rows) < 0.05  # always right: near the deterministic player
+    True
+    """
+    from scipy.optimize import minimize_scalar
+
+    keys = [c for c in ("round", "decision") if c in data.columns]
+    group = data.groupby(keys, sort=False).ngroup().to_numpy()
+    scores = data[list(FEATURE_NAMES)].to_numpy(dtype=np.float64) @ np.asarray(vector, float)
+    target = data["target"].to_numpy(dtype=np.float64)
+    best = target == pd.Series(target).groupby(group).transform("max").to_numpy()
+    n = int(group.max()) + 1 if len(group) else 0
+    spread = float(np.std(scores - pd.Series(scores).groupby(group).transform("mean").to_numpy()))
+    if n == 0 or spread == 0.0:
+        raise ValueError("The value for `data` must hold decisions whose moves the player scores "
+                         f"apart, but its {n} decisions give every move the same score.")
+    order = np.argsort(group, kind="stable")
+    scores, best, group = scores[order], best[order], group[order]
+    starts = np.searchsorted(group, np.arange(n))
+
+    def log_sums(z: np.ndarray) -> np.ndarray:  # log(sum(exp(z))) of each decision, stably
+        top = np.maximum.reduceat(z, starts)
+        return top + np.log(np.add.reduceat(np.exp(z - top[group]), starts))
+
+    def loss(log_t: float) -> float:  # minus the log-likelihood of the teacher's choices
+        z = scores / np.exp(log_t)
+        return float(np.sum(log_sums(z) - log_sums(np.where(best, z, -np.inf))))
+
+    low, high = np.log(spread * 1e-3), np.log(spread * 1e3)
+    found = minimize_scalar(loss, bounds=(low, high), method="bounded",
+                            options={"xatol": 1e-4})
+    return float(np.exp(found.x))
+
+
 def _describe(lineup: Any) -> Any:
     if isinstance(lineup, (list, tuple)):
         return [_describe(s) for s in lineup]
     return getattr(lineup, "name", lineup if isinstance(lineup, str) else type(lineup).__name__)
 
 
-__all__: Sequence[str] = ("Learning", "learn")
+__all__: Sequence[str] = ("Learning", "fit_temperature", "learn")

@@ -113,21 +113,64 @@ def _heaviest(move: Move) -> tuple[int, bool, int, int]:
     return pips(move.tile), is_double(move.tile), tile_id(move.tile), move.suit
 
 
-def best_move(vector: np.ndarray, view: SeatView, moves: Sequence[Move]) -> Move:
+def move_score(vector: np.ndarray, view: SeatView, move: Move) -> float:
+    """The weighted sum of the move's features, summed in feature order as the compiled player
+    sums.
+    """
+    features = move_features(view, move)
+    score = 0.0
+    for j in range(N_FEATURES):
+        score += float(vector[j]) * float(features[j])
+    return score
+
+
+def best_move(vector: np.ndarray, view: SeatView, moves: Sequence[Move],
+              temperature: float = 0.0, rng: Stream | None = None) -> Move:
     """The move with the largest weighted sum of features (the first on ties); the heaviest lead
     under ``opening='any'``.
+
+    With ``temperature > 0`` the move is drawn instead (a softmax policy): move ``i`` with
+    probability ``exp((s_i - max s) / temperature) / sum_k exp((s_k - max s) / temperature)``,
+    from one :meth:`~dominosim.rng.Stream.uniform` of ``rng`` (the seat's stream), walking the
+    moves in canonical order: the first whose running sum passes the uniform times the total. The
+    compiled player (:func:`dominosim.fast.players.weighted.weighted_move`) makes the same sums in
+    the same order, so both engines draw the same move.
     """
     if moves[0].suit < 0:
         return max(moves, key=_heaviest)
-    best, best_score = moves[0], 0.0
-    for i, move in enumerate(moves):
-        features = move_features(view, move)
-        score = 0.0
-        for j in range(N_FEATURES):  # in feature order, as the compiled player sums
-            score += float(vector[j]) * float(features[j])
-        if i == 0 or score > best_score:
-            best, best_score = move, score
-    return best
+    scores = [move_score(vector, view, move) for move in moves]
+    top = max(scores)
+    if temperature <= 0.0:
+        return moves[scores.index(top)]
+    total = 0.0
+    for score in scores:
+        total += math.exp((score - top) / temperature)
+    target = rng.uniform() * total
+    running = 0.0
+    for move, score in zip(moves, scores, strict=True):
+        running += math.exp((score - top) / temperature)
+        if target < running:
+            return move
+    return moves[-1]
+
+
+def check_temperature(temperature: Any) -> float:
+    """``temperature`` as a float: 0 (the best move) or a positive finite number (softmax).
+
+    >>> check_temperature(0.5)
+    0.5
+    >>> check_temperature(-1)
+    Traceback (most recent call last):
+    ...
+    ValueError: The value for `temperature` must be 0 (play the best move) or a positive finite number (draw moves by a softmax of their scores), but -1 was passed.
+    """
+    if isinstance(temperature, bool) or not isinstance(temperature, (int, float, np.integer,
+                                                                     np.floating)) \
+            or not math.isfinite(float(temperature)) or temperature < 0:
+        raise ValueError("The value for `temperature` must be 0 (play the best move) or a "
+                         "positive finite number (draw moves by a softmax of their scores), but "
+                         f"{temperature!r} was passed.")
+    return float(temperature)
 
 
 class Weighted:
@@ -144,6 +187,10 @@ class Weighted:
         Its name in records and comparisons.
     metadata : dict, optional
         How it was fitted (written by :meth:`save`).
+    temperature : float, default 0
+        0: play the best move. Above 0: draw each move with probability proportional to
+        ``exp(score / temperature)`` from the seat's random stream (a softmax policy; the higher,
+        the nearer uniform), in both engines the same (:func:`best_move`).
 
     Examples
     --------
@@ -153,12 +200,15 @@ class Weighted:
     >>> hands = ds.simulate(rules, [p, "bully"], n_hands=100, seed=1)
     >>> hands.equals(ds.simulate(rules, [p, "bully"], n_hands=100, seed=1, engine="reference"))
     True
+    >>> soft = p.with_temperature(0.5)
+    >>> soft.temperature, soft.weights.equals(p.weights)
+    (0.5, True)
     """
 
     kind = "player"
 
     def __init__(self, rules: Rules, weights: Any, *, name: str = "weighted",
-                 metadata: Mapping[str, Any] | None = None) -> None:
+                 metadata: Mapping[str, Any] | None = None, temperature: float = 0.0) -> None:
         check_rules(rules)
         if not isinstance(name, str) or not name:
             raise ValueError(f"The value for `name` must be a non-empty string, but {name!r} was "
@@ -171,6 +221,14 @@ class Weighted:
         self.vector.flags.writeable = False
         self.name = name
         self.metadata = dict(metadata or {})
+        self.temperature = check_temperature(temperature)
+
+    def with_temperature(self, temperature: float) -> Weighted:
+        """The same player (rules, weights, name, metadata) drawing its moves at
+        ``temperature`` (0: the best move).
+        """
+        return Weighted(self.rules, self.weights, name=self.name, metadata=self.metadata,
+                        temperature=temperature)
 
     @property
     def weights(self) -> pd.Series:
@@ -187,21 +245,24 @@ class Weighted:
         return self.vector
 
     def choose(self, view: SeatView, moves: Sequence[Move], rng: Stream) -> Move:
-        """The best move by the weighted sum of its features."""
-        return best_move(self.weights_for(view.rules), view, moves)
+        """The best move by the weighted sum of its features (drawn by a softmax of the sums
+        when ``temperature > 0``).
+        """
+        return best_move(self.weights_for(view.rules), view, moves, self.temperature, rng)
 
     def __repr__(self) -> str:
-        """The rules, the number of weights and the name."""
-        return f"Weighted({self.rules!r}, {len(self.vector)} weights, name={self.name!r})"
+        """The rules, the number of weights, the name and a temperature other than 0."""
+        warm = f", temperature={self.temperature!r}" if self.temperature else ""
+        return f"Weighted({self.rules!r}, {len(self.vector)} weights, name={self.name!r}{warm})"
 
     # ------------------------------------------------------------------------- as a file
     def _document(self) -> dict[str, Any]:
         meta = {"format": "dominosim player", "kind": "weighted", "name": self.name,
                 "rules": self.rules.to_dict(), "features": list(FEATURE_NAMES),
                 "features_version": FEATURES_VERSION, "teacher": None, "positions": None,
-                "seed": None, "dominosim_version": _version()}
-        meta.update({k: v for k, v in self.metadata.items() if k not in ("digest", "features",
-                                                                          "features_version")})
+                "seed": None, "dominosim_version": _version(), "temperature": self.temperature}
+        meta.update({k: v for k, v in self.metadata.items() if k not in (
+            "digest", "features", "features_version", "temperature")})
         return meta
 
     @property
@@ -280,8 +341,14 @@ def load_player(path: str | Path) -> Weighted:
     if meta.get("digest") != _digest(vector, meta):
         raise ValueError(f"The player file {str(path)!r} does not match its digest: it was "
                          "changed after it was saved.")
+    try:
+        temperature = check_temperature(meta.get("temperature", 0.0))
+    except ValueError:
+        raise ValueError(f"The player file {str(path)!r} holds the temperature "
+                         f"{meta.get('temperature')!r}, but a player's temperature is 0 or a "
+                         "positive finite number.") from None
     return Weighted(Rules(**meta["rules"]), dict(zip(names, vector.tolist(), strict=True)),
-                    name=meta.get("name", path.stem), metadata=meta)
+                    name=meta.get("name", path.stem), metadata=meta, temperature=temperature)
 
 
 def nearest_tuned(rules: Rules) -> str:
@@ -335,6 +402,7 @@ class Tuned:
 
     name = "tuned"
     kind = "player"
+    temperature = 0.0
 
     def weights_for(self, rules: Rules) -> np.ndarray:
         """The weights of the shipped player for ``rules``."""

@@ -86,7 +86,8 @@ weights travel in ``Lineup.weights``."""
 Lineup = namedtuple("Lineup", ["codes", "budgets", "plugins", "weights", "infer"])
 """By seat (``int64`` arrays): the strategy's code, its search budget (0 when it does not search)
 and the address of the plug-in it plays (0 for none); ``weights``: by seat, a weighted player's
-weights over the decision features (``float64``, seats x features), or None when no seat plays
+weights over the decision features, then its temperature (``float64``, seats x (features +
+1)), or None when no seat plays
 one (the weighted player is then not compiled into the kernel); ``infer``: by seat, its search's
 inference candidates (0: none, see :mod:`dominosim.fast.search.infer`)."""
 

@@ -22,6 +22,8 @@ _S30 = np.uint64(30)
 _S27 = np.uint64(27)
 _S31 = np.uint64(31)
 _S32 = np.uint64(32)
+_S11 = np.uint64(11)
+_UNIT = _py.UNIT
 
 
 @jit
@@ -67,6 +69,12 @@ def next64(states, i):
 def below(states, i, n):
     """A number in ``0 .. n - 1`` from stream ``states[i]`` (multiply-shift on the top 32 bits)."""
     return np.int64(((next64(states, i) >> _S32) * np.uint64(n)) >> _S32)
+
+
+@jit
+def uniform(states, i):
+    """A double in [0, 1) with 53 random bits from stream ``states[i]``."""
+    return np.float64(next64(states, i) >> _S11) * _UNIT
 
 
 @jit

@@ -88,7 +88,8 @@ Scratch = namedtuple("Scratch", ["board", "notes", "log", "moves", "rng", "seen"
 """What one block of hands works in: the :class:`~dominosim.fast.core.board.Board`, the
 :class:`~dominosim.fast.core.board.Notes`, the :class:`~dominosim.fast.core.board.Log`, the legal moves
 (tiles, suits), the random streams (one per seat, then the deal's), ``seen``, what a plug-in sees,
-and ``features``, one move's decision features (:mod:`dominosim.fast.players.features`)."""
+and ``features``, one move's decision features (:mod:`dominosim.fast.players.features`), then
+the weighted player's score of each legal move."""
 
 
 @jit
@@ -99,7 +100,7 @@ def make_scratch(t, p, n_events, n_pub, plugins):
     return Scratch(make_board(t, p), make_notes(p), make_log(n_events, n_pub),
                    np.zeros((MOVE_ROWS, 2 * t), np.int64), np.zeros(p + 1, np.uint64),
                    np.zeros(V_TILE_COUNTS + V_HAND_OFFSET * p + t if plugins else 0, np.int64),
-                   np.zeros(N_FEATURES, np.float64))
+                   np.zeros(N_FEATURES + 2 * t, np.float64))
 
 
 # ---------------------------------------------------------------- the deal

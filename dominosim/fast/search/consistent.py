@@ -48,7 +48,7 @@ from ..core.board import (
     holds,
 )
 from ..core.jit import jit, jit_helper, jit_kernel
-from ..core.rng import next64, shuffle
+from ..core.rng import shuffle, uniform
 from ..core.status import NO_DEAL, TOO_MANY_STATES
 from ..core.turn import leads_any
 
@@ -72,7 +72,6 @@ OPT_COUNT, OPT_FIRST = 0, 1
 # info slots of the sampler's scratch
 I_ITEMS, I_PLACES, I_STATES, I_FULL, I_SLOTS, I_CONS = range(6)
 MAX_CODE = 1 << 62  # the mixed-radix codes of the states must fit an int64
-_UNIT = 1.0 / 9007199254740992.0  # 2**-53
 
 
 Sampler = namedtuple("Sampler", ["info", "slots", "cons", "items", "allowed", "places", "options",
@@ -108,11 +107,6 @@ def _set_slot(slots, k, seat, time, capacity):
 def _set_item(items, i, tile, played_by, when):
     items[ITEM_TILE, i], items[ITEM_BY, i], items[ITEM_WHEN, i] = tile, played_by, when
 
-
-@jit_helper
-def uniform(rng, i):
-    """A double in [0, 1) with 53 random bits from stream ``rng[i]``."""
-    return np.float64(next64(rng, i) >> np.uint64(11)) * _UNIT
 
 
 @jit_helper
