@@ -68,3 +68,18 @@ def test_render_writes_the_report_from_its_tables(tmp_path):
     assert "| tuned | +0.400 [+0.200, +0.600] | 1,000,000 |" in text
     assert "| tuned | random | 10 | 0.700 | +0.400 [+0.100, +0.700] | 1 |" in text
     assert (tmp_path / "strength.png").stat().st_size > 0
+
+
+def test_render_adds_inference_alone_when_its_table_exists(tmp_path):
+    test_render_writes_the_report_from_its_tables(tmp_path)
+    assert "Inference alone" not in (tmp_path / "strength.md").read_text()
+    pd.DataFrame({"game": ["draw"], "search": "ismcts:300", "field": "bully", "deals": 2000,
+                  "seed": 23, "gain": [0.027], "ci_low": [0.011], "ci_high": [0.043],
+                  "points_gain": [0.115], "points_low": [-0.394], "points_high": [0.624],
+                  "win_rate_with": [0.745], "win_rate_without": [0.718],
+                  "seconds": [228.0]}).to_csv(tmp_path / "strength_inference.csv", index=False)
+    strength.render(tmp_path, tmp_path)
+    text = (tmp_path / "strength.md").read_text()
+    assert "## Inference alone" in text
+    assert "| Draw 2p | 0.745 / 0.718 | +0.027 [+0.011, +0.043] | +0.115 [-0.394, +0.624] |" \
+        in text

@@ -1,4 +1,4 @@
-"""The opener's advantage and stitch-ups under skilled play:
+"""The opener's advantage, stitch-ups and the share of luck under skilled play:
 ``python -m dominosim.report.skilled`` writes ``reports/strength_skilled.md``.
 
 The sweep's reports (``opener_advantage.md``, ``stitch_ups.md``) measure these with every seat
@@ -7,6 +7,15 @@ beside ``random`` on the same hands' seeds, :data:`HANDS` hands per cell, in Blo
 double-six with 2, 3 and 4 players (the presets' rules, as in the sweep: Block 4p in partnership
 with 6 tiles each, every other game each seat for itself; the fitted player of the nearer game
 plays, see docs/players.md).
+
+The share of luck (:func:`~dominosim.analysis.luck_share`: the share of a side's result's variance
+that the deal explains, every deal played :data:`PLAYS` times with fresh strategy streams) needs a
+player whose choices can vary, so here the learned player draws its moves by a softmax of its
+scores (:func:`~dominosim.strategies.weighted.best_move`) at the temperature that best predicts
+its teacher's choices (:func:`~dominosim.players.learn.fit_temperature`, fitted on
+:data:`TEMPERATURE_POSITIONS` decisions of its own play in each of the two games it was fitted
+for), beside ``random`` on the same deals, :data:`LUCK_DEALS` deals per cell, in the games of the
+Block-against-Draw report (``block_vs_draw.md``: each seat for itself).
 
 Examples
 --------
@@ -25,7 +34,8 @@ from ..analysis import opener_advantage, outcome_rates, stitch_ups
 from ..rules import Rules
 from ..simulation.play import simulate
 
-__all__ = ["CELLS", "HANDS", "STRATEGIES", "compute", "main", "render"]
+__all__ = ["CELLS", "HANDS", "STRATEGIES", "compute", "compute_luck", "learned_temperatures",
+           "main", "render"]
 
 CELLS = [(preset, players) for preset in ("block", "draw") for players in (2, 3, 4)]
 """The presets and player counts."""
@@ -33,6 +43,47 @@ STRATEGIES = ("random", "tuned", "learned")
 """Who plays every seat."""
 HANDS, SEED = 100_000, 2026
 """Hands per cell and the run's seed."""
+LUCK_DEALS, PLAYS, TEMPERATURE_POSITIONS = 100_000, 2, 5_000
+"""Deals per cell and plays of each for the share of luck; decisions the temperature is fitted on."""
+
+
+def learned_temperatures(positions: int = TEMPERATURE_POSITIONS) -> dict[str, float]:
+    """The shipped learned players' softmax temperatures, by game (``"block"``, ``"draw"``)."""
+    from ..players.learn import fit_temperature, label_positions
+    from ..strategies.weighted import TUNED_RULES, shipped
+
+    found = {}
+    for game, rules in TUNED_RULES.items():
+        player = shipped(game, "learned")
+        data = label_positions(rules, player, "solve", positions, SEED, 1, lambda n: None)
+        found[game] = fit_temperature(player.vector, data)
+    return found
+
+
+def compute_luck(deals: int = LUCK_DEALS, positions: int = TEMPERATURE_POSITIONS) -> pd.DataFrame:
+    """One row per cell and player: the share of luck of the score and of the points."""
+    from ..analysis import luck_share
+    from ..simulation.experiments import deal_replays
+    from ..strategies.weighted import Weighted, nearest_tuned, tuned_player
+
+    temperatures = learned_temperatures(positions)
+    rows = []
+    for preset, players in CELLS:
+        rules = Rules.preset(preset, players=players, partnerships=False)
+        t = temperatures[nearest_tuned(rules)]
+        soft = Weighted(rules, tuned_player(rules, "learned").weights, temperature=t,
+                        name=f"learned at {t:.3f}")
+        for name, player in (("random", "random"), ("learned (softmax)", soft)):
+            replays = deal_replays(rules, [[player] * players], deals, SEED, plays=PLAYS,
+                                   progress=False)
+            luck = luck_share(replays).iloc[0]
+            rows.append({"preset": preset, "players": players, "strategy": name,
+                         "temperature": float("nan") if player == "random" else t, "deals": deals,
+                         "plays": PLAYS, "share": luck["share"], "ci_low": luck["ci_low"],
+                         "ci_high": luck["ci_high"],
+                         "share_points": luck_share(replays, outcome="points").loc[0, "share"]})
+            print(rows[-1], flush=True)
+    return pd.DataFrame(rows)
 
 
 def compute(hands: int = HANDS) -> pd.DataFrame:
@@ -78,7 +129,39 @@ def render(data: Path, out: Path) -> None:
                      f"| {r['advantage']:+.4f} [{r['ci_low']:+.4f}, {r['ci_high']:+.4f}] | "
                      f"{r['stitch_ups']:.3f} [{r['stitch_low']:.3f}, {r['stitch_high']:.3f}] | "
                      f"{r['blocked']:.3f} |")
+    luck_file = data / "strength_skilled_luck.csv"
+    if luck_file.exists():
+        lines += _luck_section(pd.read_csv(luck_file))
     (out / "strength_skilled.md").write_text("\n".join(lines) + "\n")
+
+
+def _luck_section(luck: pd.DataFrame) -> list[str]:
+    """The share-of-luck table, under ``random`` and the learned player's softmax."""
+    temps = luck.dropna(subset=["temperature"]).groupby("preset")["temperature"].first()
+    lines = [
+        "",
+        "## The share of luck under the learned player",
+        "",
+        f"The share of a side's result's variance that the deal explains (`ds.analysis.luck_share`"
+        f": every deal played {int(luck['plays'].iloc[0])} times with fresh strategy streams, a "
+        f"random-effects analysis of variance, jackknife 95% interval), on "
+        f"{int(luck['deals'].iloc[0]):,} deals per cell, seed {SEED}, each seat for itself as in "
+        "`block_vs_draw.md`. The built-in `learned` is deterministic, so every replay of a deal "
+        "would end alike (a share of 1 by construction); here it draws its moves by a softmax of "
+        "its scores at the temperature that best predicts its teacher's (the solver's) choices on "
+        f"{TEMPERATURE_POSITIONS:,} decisions of its own play: "
+        + ", ".join(f"{t:.3f} for the player fitted for {game}" for game, t in temps.items())
+        + " (`python -m dominosim.players.fit temperature`). The value of information of "
+        "`block_vs_draw.md` compares a search with its omniscient twin and has no learned "
+        "counterpart, so it is not repeated here.",
+        "",
+        "| game | players | every seat | share of luck, score [95% CI] | share of luck, points |",
+        "|---|---:|---|---|---:|",
+    ]
+    for _, r in luck.iterrows():
+        lines.append(f"| {r['preset']} | {r['players']} | {r['strategy']} | {r['share']:.3f} "
+                     f"[{r['ci_low']:.3f}, {r['ci_high']:.3f}] | {r['share_points']:.3f} |")
+    return lines
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -86,12 +169,17 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m dominosim.report.skilled")
     parser.add_argument("--out", default="reports")
     parser.add_argument("--hands", type=int, default=HANDS)
+    parser.add_argument("--luck-deals", type=int, default=LUCK_DEALS)
     parser.add_argument("--render-only", action="store_true")
+    parser.add_argument("--only", choices=("advantage", "luck"), help="compute one table")
     args = parser.parse_args(argv)
     out = Path(args.out)
     (out / "data").mkdir(parents=True, exist_ok=True)
-    if not args.render_only:
+    if not args.render_only and args.only != "luck":
         compute(args.hands).to_csv(out / "data" / "strength_skilled.csv", index=False)
+    if not args.render_only and args.only != "advantage":
+        compute_luck(args.luck_deals).to_csv(out / "data" / "strength_skilled_luck.csv",
+                                             index=False)
     render(out / "data", out)
 
 

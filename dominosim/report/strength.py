@@ -38,8 +38,8 @@ from ..rules import Rules
 from ..simulation.duplicate import bradley_terry, compare
 from ..strategies.weighted import TUNED_RULES
 
-__all__ = ["PLAYERS", "SEED", "fast_speed", "main", "pairs", "ratings", "render", "speed",
-           "speed_table"]
+__all__ = ["PLAYERS", "SEED", "compute_inference", "fast_speed", "main", "pairs", "ratings",
+           "render", "speed", "speed_table"]
 
 SEED = 2026
 """The seed of the ladder's deals."""
@@ -59,6 +59,67 @@ PIMC_DEALS = {"block": 100, "draw": 200}
 """Deals per pair of ``pimc:50`` (about a second per Block 4p hand on one core)."""
 SPEED_HANDS = {"fast": 20_000, "mc:100": 400, "ismcts:1000": 200, "pimc:50": 6, CEILING: 200}
 """Hands played by every seat of a player to time its decisions."""
+INFER_SEARCH, INFER_FIELD, INFER_DEALS, INFER_SEED = "ismcts:300", "bully", 2000, 23
+"""Inference alone (``--inference``): the search with and without ``+infer``, each against the
+field on the same duplicate deals (the seed of ``benchmarks/bench_best.py``'s runs)."""
+
+
+def _paired(values: np.ndarray) -> tuple[float, float, float]:
+    mean = float(values.mean())
+    half = 1.959963984540054 * float(values.std(ddof=1)) / math.sqrt(len(values))
+    return mean, mean - half, mean + half
+
+
+def compute_inference(data: Path, games: list[str]) -> pd.DataFrame:
+    """Inference alone in each game: ``S+infer`` and ``S`` against the same field on the same
+    deals, paired deal by deal; written to ``data/strength_inference.csv``.
+    """
+    rows = []
+    for game in games:
+        rules = TUNED_RULES[game]
+        t = time.perf_counter()
+        runs = [compare(rules, s, INFER_FIELD, n_deals=INFER_DEALS, seed=INFER_SEED,
+                        keep_deals=True, n_jobs=1, progress=False).deals
+                for s in (f"{INFER_SEARCH}+infer", INFER_SEARCH)]
+        win = runs[0]["win_rate_a"].to_numpy() - runs[1]["win_rate_a"].to_numpy()
+        points = runs[0]["points_a"].to_numpy() - runs[1]["points_a"].to_numpy()
+        rows.append({"game": game, "search": INFER_SEARCH, "field": INFER_FIELD,
+                     "deals": INFER_DEALS, "seed": INFER_SEED,
+                     **dict(zip(("gain", "ci_low", "ci_high"), _paired(win), strict=True)),
+                     **dict(zip(("points_gain", "points_low", "points_high"), _paired(points),
+                                strict=True)),
+                     "win_rate_with": float(runs[0]["win_rate_a"].mean()),
+                     "win_rate_without": float(runs[1]["win_rate_a"].mean()),
+                     "seconds": time.perf_counter() - t})
+        print(rows[-1], flush=True)
+    table = pd.DataFrame(rows)
+    table.to_csv(data / "strength_inference.csv", index=False)
+    return table
+
+
+def _inference_section(data: Path) -> list[str]:
+    """The inference table, when ``data/strength_inference.csv`` exists."""
+    path = data / "strength_inference.csv"
+    if not path.exists():
+        return []
+    t = pd.read_csv(path)
+    lines = ["", "## Inference alone", "",
+             f"The same search with and without inference (`{INFER_SEARCH}+infer` and "
+             f"`{INFER_SEARCH}`), each against `{INFER_FIELD}` at every other seat on the same "
+             f"{INFER_DEALS:,} duplicate deals of seed {INFER_SEED}, paired deal by deal (a deal's "
+             "result: the mean over the two seatings); 95% intervals. `+infer` weighs the sampled "
+             "worlds by how likely every past play of each modelled seat was under its known "
+             "strategy (here `bully`, a line-up being public in a simulation; "
+             "`docs/players.md`). Regenerate with `python -m dominosim.report.strength "
+             "--inference`.", "",
+             "| game | win rate with / without | gain in win rate [95% CI] | gain in points "
+             "[95% CI] |", "|---|---|---|---|"]
+    for _, r in t.iterrows():
+        lines.append(f"| {GAMES[r['game']]} | {r['win_rate_with']:.3f} / "
+                     f"{r['win_rate_without']:.3f} | {r['gain']:+.3f} [{r['ci_low']:+.3f}, "
+                     f"{r['ci_high']:+.3f}] | {r['points_gain']:+.3f} [{r['points_low']:+.3f}, "
+                     f"{r['points_high']:+.3f}] |")
+    return lines
 
 
 def pairs(game: str) -> list[tuple[str, str, int]]:
@@ -290,6 +351,7 @@ def render(data: Path, out: Path) -> None:
     fig.tight_layout()
     fig.savefig(out / "strength.png", dpi=110)
     plt.close(fig)
+    lines += _inference_section(data)
     (out / "strength.md").write_text("\n".join(lines) + "\n")
 
 
@@ -324,6 +386,8 @@ def main(argv: list[str] | None = None) -> None:
                         help="no new pair: the ratings of the pairs played, and the report")
     parser.add_argument("--speed-only", action="store_true",
                         help="measure the players' decisions per second only")
+    parser.add_argument("--inference", action="store_true",
+                        help="measure inference alone (its table), then render")
     parser.add_argument("--without", nargs="+", default=(), choices=PLAYERS,
                         help="play only the pairs without these players (no ratings, no report)")
     parser.add_argument("--only", nargs="+", default=(), choices=PLAYERS,
@@ -336,6 +400,10 @@ def main(argv: list[str] | None = None) -> None:
     (out / "data").mkdir(parents=True, exist_ok=True)
     if args.speed_only:
         speed_table(out / "data", args.games)
+        return
+    if args.inference:
+        compute_inference(out / "data", args.games)
+        render(out / "data", out)
         return
     if not args.render_only:
         compute(out / "data", args.games, tuple(args.without), tuple(args.only),

@@ -232,9 +232,10 @@ def _replays(rules: Rules, lineup: Any, n_deals: int, seed: int, plays: int,
     from ..reference.hand import deal, play_keyed
     from ..rng import hand_key, replay_key
     from ..strategies.lineup import resolve_lineup
+    from ..strategies.weighted import player_of
     from . import play as api
 
-    engine = "fast" if all(isinstance(s, str) for s in
+    engine = "fast" if all(isinstance(s, str) or player_of(s) is not None for s in
                            ([lineup] if isinstance(lineup, str) else lineup)) else "reference"
     frames = [api.simulate(rules, lineup, n_deals, seed, engine=engine, progress=False)]
     tick(n_deals)
