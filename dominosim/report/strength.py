@@ -109,8 +109,8 @@ def _inference_section(data: Path) -> list[str]:
              f"{INFER_DEALS:,} duplicate deals of seed {INFER_SEED}, paired deal by deal (a deal's "
              "result: the mean over the two seatings); 95% intervals. `+infer` weighs the sampled "
              "worlds by how likely every past play of each modelled seat was under its known "
-             "strategy (here `bully`, a line-up being public in a simulation; "
-             "`docs/players.md`). Regenerate with `python -m dominosim.report.strength "
+             "strategy (here `bully`, a line-up being public in a simulation; the README's "
+             "\"Inference\"). Regenerate with `python -m dominosim.report.strength "
              "--inference`.", "",
              "| game | win rate with / without | gain in win rate [95% CI] | gain in points "
              "[95% CI] |", "|---|---|---|---|"]
