@@ -30,3 +30,16 @@ def test_luck_table_is_computed_for_every_cell_and_rendered(tmp_path, monkeypatc
     assert (f"| block | 2 | learned (softmax) | {r['share']:.3f} [{r['ci_low']:.3f}, "
             f"{r['ci_high']:.3f}] | {r['share_points']:.3f} |") in text
     assert f"{r['temperature']:.3f} for the player fitted for block" in text
+
+
+def test_softmax_cost_is_measured_and_stated(tmp_path):
+    cost = skilled.compute_cost({"block": 1.3, "draw": 1.1}, deals=60)
+    assert list(cost["game"]) == ["block", "draw"]
+    assert ((cost["ci_low"] <= cost["edge"]) & (cost["edge"] <= cost["ci_high"])).all()
+    luck = pd.DataFrame({"preset": ["draw"], "players": [2], "strategy": ["learned (softmax)"],
+                         "temperature": [1.1], "deals": [10], "plays": [2], "share": [0.1],
+                         "ci_low": [0.0], "ci_high": [0.2], "share_points": [0.1]})
+    text = "\n".join(skilled._luck_section(luck, cost))
+    r = cost.iloc[1]
+    assert (f"{r['edge']:+.3f} [{r['ci_low']:+.3f}, {r['ci_high']:+.3f}] in Draw 2p" in text)
+    assert "much weaker" not in "\n".join(skilled._luck_section(luck))

@@ -34,8 +34,8 @@ from ..analysis import opener_advantage, outcome_rates, stitch_ups
 from ..rules import Rules
 from ..simulation.play import simulate
 
-__all__ = ["CELLS", "HANDS", "STRATEGIES", "compute", "compute_luck", "learned_temperatures",
-           "main", "render"]
+__all__ = ["CELLS", "HANDS", "STRATEGIES", "compute", "compute_cost", "compute_luck",
+           "learned_temperatures", "main", "render"]
 
 CELLS = [(preset, players) for preset in ("block", "draw") for players in (2, 3, 4)]
 """The presets and player counts."""
@@ -129,13 +129,35 @@ def render(data: Path, out: Path) -> None:
                      f"| {r['advantage']:+.4f} [{r['ci_low']:+.4f}, {r['ci_high']:+.4f}] | "
                      f"{r['stitch_ups']:.3f} [{r['stitch_low']:.3f}, {r['stitch_high']:.3f}] | "
                      f"{r['blocked']:.3f} |")
-    luck_file = data / "strength_skilled_luck.csv"
+    luck_file, cost_file = data / "strength_skilled_luck.csv", data / "strength_skilled_cost.csv"
     if luck_file.exists():
-        lines += _luck_section(pd.read_csv(luck_file))
+        lines += _luck_section(pd.read_csv(luck_file),
+                               pd.read_csv(cost_file) if cost_file.exists() else None)
     (out / "strength_skilled.md").write_text("\n".join(lines) + "\n")
 
 
-def _luck_section(luck: pd.DataFrame) -> list[str]:
+COST_DEALS = 2_000
+"""Duplicate deals of the softmax player against the deterministic one, in each fitted game."""
+
+
+def compute_cost(temperatures: dict[str, float], deals: int = COST_DEALS) -> pd.DataFrame:
+    """What the softmax costs: the learned player at its temperature against itself at 0, on
+    duplicate deals of each game it was fitted for.
+    """
+    from ..simulation.duplicate import compare
+    from ..strategies.weighted import TUNED_RULES, shipped
+
+    rows = []
+    for game, rules in TUNED_RULES.items():
+        player = shipped(game, "learned")
+        row = compare(rules, player.with_temperature(temperatures[game]), player, deals,
+                      seed=SEED, progress=False).row("win_rate_diff")
+        rows.append({"game": game, "temperature": temperatures[game], "deals": deals,
+                     "edge": row.estimate, "ci_low": row.ci_low, "ci_high": row.ci_high})
+    return pd.DataFrame(rows)
+
+
+def _luck_section(luck: pd.DataFrame, cost: pd.DataFrame | None = None) -> list[str]:
     """The share-of-luck table, under ``random`` and the learned player's softmax."""
     temps = luck.dropna(subset=["temperature"]).groupby("preset")["temperature"].first()
     lines = [
@@ -155,6 +177,20 @@ def _luck_section(luck: pd.DataFrame) -> list[str]:
         "`block_vs_draw.md` compares a search with its omniscient twin and has no learned "
         "counterpart, so it is not repeated here.",
         "",
+    ]
+    if cost is not None:
+        names = {"block": "Block 4p in partnership (7 tiles each)", "draw": "Draw 2p"}
+        lines += [
+            "At these temperatures the learned scores predict the solver's choice only loosely, "
+            "so the softmax player is much weaker than the deterministic one: on "
+            f"{int(cost['deals'].iloc[0]):,} duplicate deals of seed {SEED}, its win rate less "
+            "the deterministic player's is "
+            + "; ".join(f"{r['edge']:+.3f} [{r['ci_low']:+.3f}, {r['ci_high']:+.3f}] in "
+                        f"{names[r['game']]}" for _, r in cost.iterrows())
+            + ". The shares below are of play at that level.",
+            "",
+        ]
+    lines += [
         "| game | players | every seat | share of luck, score [95% CI] | share of luck, points |",
         "|---|---:|---|---|---:|",
     ]
@@ -171,14 +207,20 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--hands", type=int, default=HANDS)
     parser.add_argument("--luck-deals", type=int, default=LUCK_DEALS)
     parser.add_argument("--render-only", action="store_true")
-    parser.add_argument("--only", choices=("advantage", "luck"), help="compute one table")
+    parser.add_argument("--only", choices=("advantage", "luck", "cost"),
+                        help="compute one table")
     args = parser.parse_args(argv)
     out = Path(args.out)
     (out / "data").mkdir(parents=True, exist_ok=True)
-    if not args.render_only and args.only != "luck":
+    if not args.render_only and args.only in (None, "advantage"):
         compute(args.hands).to_csv(out / "data" / "strength_skilled.csv", index=False)
-    if not args.render_only and args.only != "advantage":
+    if not args.render_only and args.only in (None, "luck"):
         compute_luck(args.luck_deals).to_csv(out / "data" / "strength_skilled_luck.csv",
+                                             index=False)
+    if not args.render_only and args.only in (None, "luck", "cost"):
+        luck = pd.read_csv(out / "data" / "strength_skilled_luck.csv")
+        temps = luck.dropna(subset=["temperature"]).groupby("preset")["temperature"].first()
+        compute_cost(temps.to_dict()).to_csv(out / "data" / "strength_skilled_cost.csv",
                                              index=False)
     render(out / "data", out)
 
