@@ -95,6 +95,8 @@ def test_softmax_draws_each_move_with_its_softmax_probability(temperature):
     # fixed streams: this p-value is a fixed number, far from the rejection region
     assert stats.chisquare(observed, expected).pvalue > 0.001
     assert best_move(vector, view, moves) == moves[int(np.argmax(scores))]
+    with pytest.raises(ValueError, match=r"^The value for `rng` must be the seat's random stream"):
+        best_move(vector, view, moves, temperature)
 
 
 def test_softmax_temperature_is_checked_kept_in_files_and_passed_as_data(tmp_path):

@@ -78,9 +78,12 @@ def compute_inference(data: Path, games: list[str]) -> pd.DataFrame:
     for game in games:
         rules = TUNED_RULES[game]
         t = time.perf_counter()
-        runs = [compare(rules, s, INFER_FIELD, n_deals=INFER_DEALS, seed=INFER_SEED,
-                        keep_deals=True, n_jobs=1, progress=False).deals
-                for s in (f"{INFER_SEARCH}+infer", INFER_SEARCH)]
+        runs = []
+        for s in (f"{INFER_SEARCH}+infer", INFER_SEARCH):
+            deals = compare(rules, s, INFER_FIELD, n_deals=INFER_DEALS, seed=INFER_SEED,
+                            keep_deals=True, n_jobs=1, progress=False).deals
+            assert deals is not None  # kept: keep_deals=True
+            runs.append(deals)
         win = runs[0]["win_rate_a"].to_numpy() - runs[1]["win_rate_a"].to_numpy()
         points = runs[0]["points_a"].to_numpy() - runs[1]["points_a"].to_numpy()
         rows.append({"game": game, "search": INFER_SEARCH, "field": INFER_FIELD,

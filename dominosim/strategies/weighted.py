@@ -142,6 +142,9 @@ def best_move(vector: np.ndarray, view: SeatView, moves: Sequence[Move],
     top = max(scores)
     if temperature <= 0.0:
         return moves[scores.index(top)]
+    if rng is None:
+        raise ValueError("The value for `rng` must be the seat's random stream when the "
+                         f"temperature is above 0, but None was passed (temperature {temperature}).")
     total = 0.0
     for score in scores:
         total += math.exp((score - top) / temperature)
