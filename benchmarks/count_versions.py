@@ -2,8 +2,10 @@
 
 Run ``python benchmarks/count_versions.py OLD NEW [MORE ...] --case 1`` where each argument is the
 root of a checkout, as for ``bench_versions.py`` (the case numbers are its ``CASES``). Timings on
-this shared 2-core machine spread by 10 to 20% between rounds; these counts are exact, so a change
-of 1% is seen in one run. For each checkout, Valgrind's ``cachegrind`` runs the case's child twice,
+this shared 2-core machine spread by 10 to 20% between rounds; these counts spread less, but
+not nil: the same code counted 6,617, 6,686 and 7,004 instructions a hand in three runs of Draw
+2p (the Python side of a run does not repeat to the instruction), so only changes well above 5%
+show in one run. For each checkout, Valgrind's ``cachegrind`` runs the case's child twice,
 once with no hands timed and once with ``--hands``, and the difference divided by the hands is
 what one hand costs: instructions, data reads and writes (``--cache-sim=yes``: first-level data
 misses too). It counts work, not time: a stall on a spilled register or a mispredicted branch
@@ -11,7 +13,8 @@ costs more than its one instruction, so a slowdown in time with level counts lie
 
 Valgrind shows the code a CPU of its own, so the kernels are compiled for numba's ``generic``
 CPU (``NUMBA_CPU_NAME=generic``, in a cache of the script's own per checkout): a first run
-outside Valgrind compiles them, and both runs under Valgrind load them (compiling under Valgrind
+outside Valgrind compiles them (after ``dominosim cache --clear`` there: a cache built from other
+sources is refused, not reused), and both runs under Valgrind load them (compiling under Valgrind
 takes several minutes). The counts are of that generic code, the same for every checkout.
 Needs ``valgrind`` on the PATH.
 """
@@ -85,6 +88,9 @@ def main(argv: list[str] | None = None) -> None:
     first = None
     for root in args.roots:
         _, preset, players, strategy, _, keep = case
+        # a cache built from other sources is refused, not reused: clear it, then fill it
+        subprocess.run([sys.executable, "-m", "dominosim", "cache", "--clear"],
+                       env=environment(root), cwd=root, check=True, capture_output=True)
         subprocess.run([sys.executable, "-c", CHILD, json.dumps([preset, players, strategy, 0, keep])],
                        env=environment(root), cwd=root, check=True)  # compiles, outside Valgrind
         base = counts(root, case, 0)
