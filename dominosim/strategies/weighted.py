@@ -49,7 +49,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..checks import check_choice
+from ..checks import check_choice, refuse
 from ..reference.game import Move
 from ..rng import Stream
 from ..rules import Rules, check_rules
@@ -143,8 +143,7 @@ def best_move(vector: np.ndarray, view: SeatView, moves: Sequence[Move],
     if temperature <= 0.0:
         return moves[scores.index(top)]
     if rng is None:
-        raise ValueError("The value for `rng` must be the seat's random stream when the "
-                         f"temperature is above 0, but None was passed (temperature {temperature}).")
+        raise refuse("rng", f"the seat's random stream at temperature {temperature}", rng)
     total = 0.0
     for score in scores:
         total += math.exp((score - top) / temperature)
@@ -170,9 +169,8 @@ def check_temperature(temperature: Any) -> float:
     if isinstance(temperature, bool) or not isinstance(temperature, (int, float, np.integer,
                                                                      np.floating)) \
             or not math.isfinite(float(temperature)) or temperature < 0:
-        raise ValueError("The value for `temperature` must be 0 (play the best move) or a "
-                         "positive finite number (draw moves by a softmax of their scores), but "
-                         f"{temperature!r} was passed.")
+        raise refuse("temperature", "0 (play the best move) or a positive finite number (draw "
+                     "moves by a softmax of their scores)", temperature)
     return float(temperature)
 
 
