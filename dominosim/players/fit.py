@@ -11,7 +11,7 @@ files' weights. ``learned`` fits the two games' learned players with
 writes ``learned_block.npz`` and ``learned_draw.npz``. ``temperature`` plays ``--positions``
 decisions with the shipped learned player at every seat, labels them with ``--teacher`` and
 prints the temperature at which the player's softmax best predicts the teacher's choices
-(:func:`~dominosim.players.learn.fit_temperature`; the player to use is
+(:func:`~dominosim.players.learn.own_play_temperature`; the player to use is
 ``ds.tuned_player(rules, "learned").with_temperature(T)``); it writes nothing.
 
 Examples
@@ -27,7 +27,7 @@ import sys
 from pathlib import Path
 
 from ..strategies.weighted import FITTED, SHIPPED, TUNED_RULES, shipped, shipped_file
-from .learn import fit_temperature, label_positions, learn
+from .learn import learn, own_play_temperature
 from .tune import tune
 
 AGAINST = ("bully", "doubles", "accompanied", "stitcher", "counter", "partner")
@@ -62,10 +62,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(argv)
     for game in args.games:
         if args.which == "temperature":
-            player = shipped(game, "learned")
-            data = label_positions(TUNED_RULES[game], player, args.teacher, args.positions,
-                                   args.seed, 1, lambda n: None)
-            temperature = fit_temperature(player.vector, data)
+            temperature = own_play_temperature(shipped(game, "learned"), args.teacher,
+                                               args.positions, args.seed)
             print(f"{game}: the shipped learned player's softmax temperature, fitted to "
                   f"{args.teacher}'s choices on {args.positions:,} decisions of its own play "
                   f"(seed {args.seed}): {temperature:.4f}", flush=True)

@@ -405,10 +405,20 @@ def fit_temperature(vector: np.ndarray, data: pd.DataFrame) -> float:
     return float(np.exp(found.x))
 
 
+def own_play_temperature(player: Weighted, teacher: str = "solve", positions: int = 5_000,
+                         seed: int = 0) -> float:
+    """:func:`fit_temperature` of ``player`` on the first ``positions`` decisions of hands it
+    plays at every seat (run ``seed``), labelled by ``teacher`` (one thread): the temperature of
+    ``python -m dominosim.players.fit temperature`` and of ``reports/strength_skilled.md``.
+    """
+    data = label_positions(player.rules, player, teacher, positions, seed, 1, lambda n: None)
+    return fit_temperature(player.vector, data)
+
+
 def _describe(lineup: Any) -> Any:
     if isinstance(lineup, (list, tuple)):
         return [_describe(s) for s in lineup]
     return getattr(lineup, "name", lineup if isinstance(lineup, str) else type(lineup).__name__)
 
 
-__all__: Sequence[str] = ("Learning", "fit_temperature", "learn")
+__all__: Sequence[str] = ("Learning", "fit_temperature", "learn", "own_play_temperature")

@@ -12,7 +12,7 @@ The share of luck (:func:`~dominosim.analysis.luck_share`: the share of a side's
 that the deal explains, every deal played :data:`PLAYS` times with fresh strategy streams) needs a
 player whose choices can vary, so here the learned player draws its moves by a softmax of its
 scores (:func:`~dominosim.strategies.weighted.best_move`) at the temperature that best predicts
-its teacher's choices (:func:`~dominosim.players.learn.fit_temperature`, fitted on
+its teacher's choices (:func:`~dominosim.players.learn.own_play_temperature`, fitted on
 :data:`TEMPERATURE_POSITIONS` decisions of its own play in each of the two games it was fitted
 for), beside ``random`` on the same deals, :data:`LUCK_DEALS` deals per cell, in the games of the
 Block-against-Draw report (``block_vs_draw.md``: each seat for itself).
@@ -49,15 +49,11 @@ LUCK_DEALS, PLAYS, TEMPERATURE_POSITIONS = 100_000, 2, 5_000
 
 def learned_temperatures(positions: int = TEMPERATURE_POSITIONS) -> dict[str, float]:
     """The shipped learned players' softmax temperatures, by game (``"block"``, ``"draw"``)."""
-    from ..players.learn import fit_temperature, label_positions
+    from ..players.learn import own_play_temperature
     from ..strategies.weighted import TUNED_RULES, shipped
 
-    found = {}
-    for game, rules in TUNED_RULES.items():
-        player = shipped(game, "learned")
-        data = label_positions(rules, player, "solve", positions, SEED, 1, lambda n: None)
-        found[game] = fit_temperature(player.vector, data)
-    return found
+    return {game: own_play_temperature(shipped(game, "learned"), "solve", positions, SEED)
+            for game in TUNED_RULES}
 
 
 def compute_luck(deals: int = LUCK_DEALS, positions: int = TEMPERATURE_POSITIONS) -> pd.DataFrame:
