@@ -34,6 +34,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ..analysis.common import mean_interval
 from ..rules import Rules
 from ..simulation.duplicate import bradley_terry, compare
 from ..strategies.weighted import TUNED_RULES
@@ -65,9 +66,10 @@ field on the same duplicate deals (the seed of ``benchmarks/bench_best.py``'s ru
 
 
 def _paired(values: np.ndarray) -> tuple[float, float, float]:
+    """The mean of paired differences with its normal 95% interval."""
     mean = float(values.mean())
-    half = 1.959963984540054 * float(values.std(ddof=1)) / math.sqrt(len(values))
-    return mean, mean - half, mean + half
+    low, high = mean_interval(mean, float(values.std(ddof=1)) / math.sqrt(len(values)), 0.95)
+    return mean, low, high
 
 
 def compute_inference(data: Path, games: list[str]) -> pd.DataFrame:
