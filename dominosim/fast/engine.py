@@ -75,6 +75,7 @@ from .core.status import (
 from .hand import kernel as k
 from .hand.driver import Block, logged, rows_of, summary_width, sums_of
 from .hand.plugin import CompiledStrategy, raise_plugin_fault
+from .players.weighted import ROW, TEMPERATURE
 from .search.solve import C_CAP
 from .search.worlds import make_search_scratch, scratch_bytes
 
@@ -126,11 +127,11 @@ def prepare(rules: Rules, strategies: Any, *, events: bool = False) -> Run:
     codes, budgets, plugins, infer = zip(*(_code(s) for s in seats), strict=True)
     weights = None
     if S_WEIGHTED in codes:  # the players' weights, checked against the rules they were fitted for
-        weights = np.zeros((rules.players, N_FEATURES + 1))  # the weights, then the temperature
+        weights = np.zeros((rules.players, ROW))
         for seat, s in enumerate(seats):
             if codes[seat] == S_WEIGHTED:
                 weights[seat, :N_FEATURES] = s.weights_for(rules)
-                weights[seat, N_FEATURES] = s.temperature
+                weights[seat, TEMPERATURE] = s.temperature
     lineup = lineup_arrays(codes, budgets, plugins, weights, infer)
     searching = [c for c in seats if resolve_search(c) is not None]
     style_codes = {c.code for c in STRATEGY_CODES.values() if c.kind in ("style", "player")}

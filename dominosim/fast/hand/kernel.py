@@ -15,7 +15,6 @@ from collections import namedtuple
 
 import numpy as np
 
-from ...strategies.features import N_FEATURES
 from ..core.bits import lowest_bit
 from ..core.board import (
     BONE_END,
@@ -55,7 +54,7 @@ from ..core.rng import below, deal_key, seat_key, shuffle
 from ..core.status import ERR_LOG_FULL, ERR_REDEALS, OK, plugin_fault
 from ..core.styles import best_move, heaviest_lead
 from ..core.turn import advance, leads_any, open_with, partner_of, play, score
-from ..players.weighted import weighted_move
+from ..players.weighted import SCORES, weighted_move
 from ..search.infer import set_models
 from ..search.search import Budget, Decision, decide
 from .plugin import (
@@ -100,7 +99,7 @@ def make_scratch(t, p, n_events, n_pub, plugins):
     return Scratch(make_board(t, p), make_notes(p), make_log(n_events, n_pub),
                    np.zeros((MOVE_ROWS, 2 * t), np.int64), np.zeros(p + 1, np.uint64),
                    np.zeros(V_TILE_COUNTS + V_HAND_OFFSET * p + t if plugins else 0, np.int64),
-                   np.zeros(N_FEATURES + 2 * t, np.float64))
+                   np.zeros(SCORES + 2 * t, np.float64))
 
 
 # ---------------------------------------------------------------- the deal

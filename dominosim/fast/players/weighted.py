@@ -16,9 +16,13 @@ from ..core.rng import uniform
 from .features import move_features
 
 TEMPERATURE = N_FEATURES
-"""The column of ``Lineup.weights`` that holds a seat's temperature (0: the best move)."""
+"""The column of ``Lineup.weights`` that holds a seat's temperature (0: the best move), after its
+weights; a seat's row has ``ROW`` columns."""
+ROW = TEMPERATURE + 1
+"""Columns of a seat's row of ``Lineup.weights``."""
 SCORES = N_FEATURES
-"""Where the moves' scores start in ``scratch.features`` (after one move's features)."""
+"""Where the moves' scores start in ``scratch.features`` (after one move's features; room for as
+many scores as the moves array has columns)."""
 
 
 @jit_kernel

@@ -108,7 +108,6 @@ def _set_item(items, i, tile, played_by, when):
     items[ITEM_TILE, i], items[ITEM_BY, i], items[ITEM_WHEN, i] = tile, played_by, when
 
 
-
 @jit_helper
 def _forbids(cons, c, tile):
     """Whether constraint ``c`` forbids ``tile``: it holds a suit of the mask, or it is a double
