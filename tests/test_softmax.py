@@ -8,13 +8,13 @@ refused in one line.
 
 from __future__ import annotations
 
-import json
 import math
 
 import numpy as np
 import pandas as pd
 import pytest
 from scipy import stats
+from test_players import _random_weights, _rewrite
 
 import dominosim as ds
 from dominosim.fast.hand import driver
@@ -26,18 +26,13 @@ from dominosim.strategies.styles import BullyStrategy
 from dominosim.strategies.weighted import _digest, best_move, move_score
 
 
-def _weights(seed: int) -> dict[str, float]:
-    rng = np.random.default_rng(seed)
-    return dict(zip(FEATURE_NAMES, rng.normal(size=N_FEATURES).round(3).tolist(), strict=True))
-
-
 @pytest.mark.parametrize(("preset", "players"), [("block", 4), ("draw", 2), ("cross", 3),
                                                  ("double_nine_cross", 5)])
 def test_softmax_player_plays_the_same_hands_in_both_engines(preset, players):
     rules = ds.Rules.preset(preset, players=players)
     for seed in (1, 2):
-        warm = ds.Weighted(rules, _weights(seed), temperature=0.4)
-        hot = ds.Weighted(rules, _weights(seed + 10), temperature=3.0)
+        warm = ds.Weighted(rules, _random_weights(seed), temperature=0.4)
+        hot = ds.Weighted(rules, _random_weights(seed + 10), temperature=3.0)
         strategies = [(warm, "random", hot, "counter")[s % 4] for s in range(players)]
         fast = ds.simulate(rules, strategies, 150, seed)
         ref = ds.simulate(rules, strategies, 150, seed, engine="reference")
@@ -74,7 +69,7 @@ def _wide_decision(rules):
 @pytest.mark.parametrize("temperature", [0.5, 2.0, 50.0])
 def test_softmax_draws_each_move_with_its_softmax_probability(temperature):
     rules = ds.Rules.preset("draw", players=2)
-    vector = ds.Weighted(rules, _weights(7)).vector
+    vector = ds.Weighted(rules, _random_weights(7)).vector
     view, moves = _wide_decision(rules)
     scores = np.array([move_score(vector, view, m) for m in moves])
     assert len(set(scores.tolist())) > 1
@@ -101,7 +96,7 @@ def test_softmax_draws_each_move_with_its_softmax_probability(temperature):
 
 def test_softmax_temperature_is_checked_kept_in_files_and_passed_as_data(tmp_path):
     rules = ds.Rules.preset("block", players=2)
-    player = ds.Weighted(rules, _weights(3), name="warm", temperature=0.8)
+    player = ds.Weighted(rules, _random_weights(3), name="warm", temperature=0.8)
     assert "temperature=0.8" in repr(player)
     back = ds.load_player(player.save(tmp_path / "warm.npz"))
     assert back.temperature == 0.8 and back.digest == player.digest
@@ -116,13 +111,12 @@ def test_softmax_temperature_is_checked_kept_in_files_and_passed_as_data(tmp_pat
                                              r".* was passed\.$"):
             ds.Weighted(rules, {}, temperature=bad)
     path = player.save(tmp_path / "bad.npz")
-    with np.load(path) as data:
-        arrays = {k: data[k] for k in data.files}
-    meta = json.loads(str(arrays["metadata"]))
-    meta["temperature"] = -2
-    meta["digest"] = _digest(arrays["weights"], meta)  # a file written so, not one changed after
-    arrays["metadata"] = np.array(json.dumps(meta))
-    np.savez(path, **arrays)
+
+    def too_cold(arrays, meta):  # a file written so, not one changed after (its digest matches)
+        meta["temperature"] = -2
+        meta["digest"] = _digest(arrays["weights"], meta)
+
+    _rewrite(path, too_cold)
     with pytest.raises(ValueError, match="holds the temperature -2, but a player's temperature"):
         ds.load_player(path)
     ds.simulate(rules, [player, "bully"], 20, 1)
