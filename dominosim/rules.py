@@ -12,6 +12,7 @@ Examples
 from __future__ import annotations
 
 import dataclasses
+import inspect
 from dataclasses import dataclass
 from typing import Any, Literal, overload
 
@@ -80,6 +81,17 @@ def _check_bool(field: str, value: Any) -> bool:
     return bool(value)
 
 
+def _refuse_unknown(where: str, given: set[str], besides: set[str]) -> None:
+    """Refuse the names of ``given`` that are not fields of :class:`Rules` (``besides``: fields
+    taken apart, not listed), naming every field.
+    """
+    names = [f.name for f in dataclasses.fields(Rules) if f.name not in besides]
+    unknown = given - set(names) - besides
+    if unknown:
+        raise ValueError(f"{where} got unknown field(s) {sorted(unknown)}; the fields are "
+                         f"{', '.join(names)}.")
+
+
 @dataclass(frozen=True)
 class Rules:
     """Every parameter of one rule set of docs/rules.md, validated on construction.
@@ -144,6 +156,14 @@ class Rules:
     end: str = "out"
     scoring: str = "spots"
     target: int = 100
+
+    def __new__(cls, *args: Any, **fields: Any) -> Rules:
+        """Refuse a field the rules do not have, in one line naming every field (a misspelt
+        ``scorring=`` is otherwise Python's bare ``TypeError``); the fields are checked in
+        :meth:`__post_init__`.
+        """
+        _refuse_unknown("Rules", set(fields), set())
+        return super().__new__(cls)
 
     def __post_init__(self) -> None:
         """Validate every field (the one-sentence error of the first bad one)."""
@@ -338,11 +358,7 @@ class Rules:
         """
         _check_choice("name", name, PRESETS)
         players = _check_int("players", players, 2, 10, "an integer from 2 to 10")
-        unknown = set(overrides) - {f.name for f in dataclasses.fields(cls)} - {"players"}
-        if unknown:
-            allowed = ", ".join(f.name for f in dataclasses.fields(cls) if f.name != "players")
-            raise ValueError(f"Rules.preset got unknown field(s) {sorted(unknown)}; the fields "
-                             f"are {allowed}.")
+        _refuse_unknown("Rules.preset", set(overrides), {"players"})
         fields = dict(_PRESET_FIELDS[name])
         fields["partnerships"] = name == "block" and players == 4
         fields.update(overrides)
@@ -362,6 +378,12 @@ class Rules:
                     f"{given}; pass hand_size=...")
             fields["hand_size"] = table[players]
         return cls(players=players, **fields)
+
+
+_init = inspect.signature(Rules.__init__)
+Rules.__signature__ = _init.replace(parameters=list(_init.parameters.values())[1:])  # type: ignore[attr-defined]
+"""What ``inspect.signature(Rules)`` and the API reference show: the fields, not ``__new__``'s
+``(*args, **fields)``."""
 
 
 @overload

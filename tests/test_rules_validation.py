@@ -72,6 +72,14 @@ def test_preset_unknown_field_is_refused():
         Rules.preset("block", players=2, hands=3)
 
 
+def test_constructor_unknown_field_is_refused_naming_every_field():
+    with pytest.raises(ValueError, match=r"^Rules got unknown field\(s\) \['scorring'\]; the "
+                                         r"fields are max_pip, players, hand_size, .*, scoring, "
+                                         r"target\.$"):
+        Rules(max_pip=6, players=2, hand_size=7, scorring="spots")
+    assert Rules(**Rules.preset("draw", players=2).to_dict()) == Rules.preset("draw", players=2)
+
+
 BASE = dict(max_pip=6, players=4, hand_size=5)
 
 REFUSALS = [
