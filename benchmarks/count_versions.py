@@ -56,14 +56,19 @@ def environment(root: str) -> dict[str, str]:
                 NUMBA_CPU_NAME="generic", PYTHONHASHSEED="0")
 
 
+def child(case: tuple, hands: int) -> list[str]:
+    """The child's command line: ``case`` played for ``hands`` after its warm-up."""
+    _, preset, players, strategy, _, keep = case
+    return [os.path.realpath(sys.executable), "-c", CHILD,
+            json.dumps([preset, players, strategy, hands, keep])]
+
+
 def counts(root: str, case: tuple, hands: int) -> dict[str, int]:
     """Valgrind's totals for the child of ``case`` playing ``hands`` after its warm-up."""
-    _, preset, players, strategy, _, keep = case
     env = environment(root)
     with tempfile.TemporaryDirectory() as tmp:
         out = subprocess.run(["valgrind", "--tool=cachegrind", "--cache-sim=yes",
-                              f"--cachegrind-out-file={tmp}/cg.out", os.path.realpath(sys.executable),
-                              "-c", CHILD, json.dumps([preset, players, strategy, hands, keep])],
+                              f"--cachegrind-out-file={tmp}/cg.out", *child(case, hands)],
                              env=env, cwd=root, capture_output=True, text=True, check=True)
     text = out.stderr
     i = int(re.search(FIELDS["I"], text).group(1).replace(",", ""))
@@ -87,12 +92,11 @@ def main(argv: list[str] | None = None) -> None:
     print("|---|---:|---:|---:|---:|---|")
     first = None
     for root in args.roots:
-        _, preset, players, strategy, _, keep = case
         # a cache built from other sources is refused, not reused: clear it, then fill it
         subprocess.run([sys.executable, "-m", "dominosim", "cache", "--clear"],
                        env=environment(root), cwd=root, check=True, capture_output=True)
-        subprocess.run([sys.executable, "-c", CHILD, json.dumps([preset, players, strategy, 0, keep])],
-                       env=environment(root), cwd=root, check=True)  # compiles, outside Valgrind
+        subprocess.run(child(case, 0), env=environment(root), cwd=root,
+                       check=True)  # compiles, outside Valgrind
         base = counts(root, case, 0)
         full = counts(root, case, args.hands)
         per = {k: (full[k] - base[k]) / args.hands for k in full}
