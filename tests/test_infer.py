@@ -27,11 +27,23 @@ from dominosim.reference.hand import play_hand
 from dominosim.rng import Stream
 from dominosim.rules import Rules
 from dominosim.strategies import view_of
+from dominosim.strategies.features import FEATURE_NAMES
 from dominosim.strategies.lineup import resolve
-from dominosim.strategies.registry import STRATEGY_CODES
-from dominosim.strategies.search import SearchStrategy, position_board, table_states
+from dominosim.strategies.search import SearchStrategy, model_arrays, position_board, table_states
+from dominosim.strategies.weighted import default_model, move_probability
 from dominosim.tiles import tile_id, tile_of
 
+
+def _soft(rules, seed, temperature):
+    """A weighted player of random weights (the features' scales differ: weights of the size
+    that makes the scores' differences about 1) at ``temperature``."""
+    rng = np.random.default_rng(seed)
+    weights = dict(zip(FEATURE_NAMES, rng.normal(0.0, 0.4, len(FEATURE_NAMES)), strict=True))
+    return ds.Weighted(rules, weights, temperature=temperature)
+
+
+BLOCK3 = Rules.preset("block", players=2, max_pip=3, hand_size=3)
+DRAW3 = Rules.preset("draw", players=2, max_pip=3, hand_size=3)
 CASES = [  # rules, the line-up that plays the hand (seat 0 is the viewer)
     (Rules.preset("block", players=2, max_pip=3, hand_size=3), ["random", "bully"]),
     (Rules.preset("block", players=3, max_pip=3, hand_size=3), ["random", "bully", "doubles"]),
@@ -39,8 +51,14 @@ CASES = [  # rules, the line-up that plays the hand (seat 0 is the viewer)
     (Rules.preset("block", players=2, max_pip=3, hand_size=3, opening="any"), ["bully", "bully"]),
     (Rules.preset("draw", players=2, max_pip=3, hand_size=3), ["random", "bully"]),
     (Rules.preset("block", players=2, max_pip=4, hand_size=4), ["random", "random"]),
+    (BLOCK3, ["random", _soft(BLOCK3, 1, 0.7)]),
+    (Rules.preset("block", players=3, max_pip=3, hand_size=3),
+     ["random", "ismcts:5", _soft(Rules.preset("block", players=3, max_pip=3, hand_size=3), 2,
+                                  0.0)]),
+    (DRAW3, ["random", _soft(DRAW3, 3, 0.5)]),
 ]
-IDS = ["block2-d3", "block3-d3", "block2-d4", "block2-any", "draw2-d3", "block2-random"]
+IDS = ["block2-d3", "block3-d3", "block2-d4", "block2-any", "draw2-d3", "block2-random",
+       "block2-softmax", "block3-default-deterministic", "draw2-softmax"]
 
 
 def _likelihood(rules, lineup, me, hands, boneyard, history):
@@ -52,13 +70,28 @@ def _likelihood(rules, lineup, me, hands, boneyard, history):
         if ev.kind == "play" and ev.seat != me and not (
                 state.opener < 0 and rules.opening == "highest_double"):
             moves = state.legal_moves(ev.seat)
+            player = _weighted_model(rules, lineup[ev.seat])
             if lineup[ev.seat] == "random":
                 weight /= len(moves)
+            elif len(moves) > 1 and player is not None:
+                k = [Move(*m) for m in moves].index(Move(ev.tile, ev.suit))
+                weight *= Fraction(move_probability(player.weights_for(rules),
+                                                    view_of(state, ev.seat), moves, k,
+                                                    player.temperature))
             elif len(moves) > 1:
                 chosen = resolve(lineup[ev.seat]).choose(view_of(state, ev.seat), moves, Stream(0))
                 if Move(*chosen) != Move(ev.tile, ev.suit):
                     return Fraction(0)
     return weight
+
+
+def _weighted_model(rules, entry):
+    """The weighted player a seat is modelled by (itself, or the default softmax model of a
+    search), or None for ``random`` and the styles: written apart from ``model_of``."""
+    if isinstance(entry, str) and entry in ("random", "bully", "doubles", "accompanied",
+                                             "stitcher", "counter", "partner"):
+        return None
+    return entry if isinstance(entry, ds.Weighted) else default_model(rules)
 
 
 def _posterior(view, dealt_mine, lineup):
@@ -90,8 +123,7 @@ def _scratch(view, lineup, candidates):
                                 table_states(rules))
     pub = np.zeros((max_events(rules), fb.PUB_COLS), dtype=np.int64)
     board, n_pub = position_board(view, pub)
-    codes = np.array([STRATEGY_CODES[s].code for s in lineup], dtype=np.int64)
-    fi.set_models(codes, view.seat, candidates, ss.infer)
+    fi.set_models(*model_arrays(rules, lineup), view.seat, candidates, ss.infer)
     rp = rule_params(rules)
     moves = np.zeros((2, 2 * rules.n_tiles), dtype=np.int64)
     dec = fw.Decision(view.seat, 0, moves, board, pub, n_pub)
@@ -110,7 +142,7 @@ def test_world_weights_equal_the_enumerated_likelihood(rules, lineup):
     """Every sampled world's weight is the likelihood of the public history in it, computed by
     replaying it with the reference strategies; in Block a world is one history, so the weight
     is exact world by world (1 exactly when ``bully`` would have made every play it made)."""
-    checked = zeroed = 0
+    checked = zeroed = exact = 0
     for view, mine in itertools.islice(_positions(rules, lineup, range(6)), 0, None, 2):
         post = _posterior(view, mine, lineup)
         histories = Counter(_hidden(view, s) for s, _, _ in _histories(view, mine))
@@ -121,8 +153,9 @@ def test_world_weights_equal_the_enumerated_likelihood(rules, lineup):
             w = fi.world_weight(core, rp, 0, ss)
             alloc = _allocation(rules, 0, ss.infer.cand.hands)
             seen.add(alloc)
-            if rules.draw == "none":
+            if rules.draw == "none" or histories[alloc] == 1:
                 assert w == pytest.approx(float(post[alloc]), rel=1e-12, abs=0)
+                exact += 1
             elif post[alloc] == 0:  # none of its histories agrees with the model
                 assert w == 0.0
             elif post[alloc] == histories[alloc]:  # all of them do
@@ -130,8 +163,8 @@ def test_world_weights_equal_the_enumerated_likelihood(rules, lineup):
             zeroed += w == 0.0
         assert seen == set(histories)
         checked += 1
-    assert checked >= 4
-    if "bully" in lineup:
+    assert checked >= 4 and exact >= 100
+    if "bully" in lineup or any(getattr(s, "temperature", 1) == 0 for s in lineup):
         assert zeroed > 0  # the model ruled some worlds out
 
 
@@ -159,6 +192,37 @@ def test_inferred_worlds_follow_the_exact_posterior(rules, lineup):
     total = sum(post.values())
     expected = [n * float(post[a] / total) for a in support]
     assert chisquare([seen[a] for a in support], expected).pvalue > 0.001
+
+
+def test_softmax_worlds_follow_the_posterior_in_draw():
+    """A softmax model in Draw (a world is many histories, each of its own likelihood): the
+    resampled worlds follow the exact posterior (chi-square, fixed seed; 64 candidates a world,
+    whose resampling bias is far below what 1,500 draws can see), on a position after a draw
+    where the posterior is far from the uniform worlds' (total variation 0.15 or more)."""
+    rules, lineup = CASES[8]
+    for view, mine in _positions(rules, lineup, range(40)):
+        if not any(e.kind == "draw" for e in view.history):
+            continue
+        post = _posterior(view, mine, lineup)
+        prior = Counter(_hidden(view, s) for s, _, _ in _histories(view, mine))
+        p_total, q_total = sum(post.values()), sum(prior.values())
+        distance = sum(abs(float(post[a] / p_total) - prior[a] / q_total) for a in prior) / 2
+        if distance >= 0.15 and sum(v > 0 for v in post.values()) >= 4:
+            break
+    else:
+        raise AssertionError("no position after a draw where the model moves the posterior")
+    core, rp, board, ss = _scratch(view, lineup, 64)
+    n = 1500
+    seen = Counter()
+    for _ in range(n):
+        fw.determinize(core, rp, 0, False, board, ss)
+        seen[_allocation(rules, 0, ss.dealt.hands)] += 1
+    support = sorted(a for a, v in post.items() if v > 0)
+    assert sorted(seen) == support
+    expected = [n * float(post[a] / p_total) for a in support]
+    assert chisquare([seen[a] for a in support], expected).pvalue > 0.001
+    uniform = [n * prior[a] / q_total for a in support]
+    assert chisquare([seen[a] for a in support], uniform).pvalue < 0.001  # not the prior
 
 
 def test_infer_names_parse_and_refuse():
@@ -207,8 +271,14 @@ def test_analyze_with_inference_weights_its_worlds():
                                   inference=[None, "bully"])
             differ += not np.allclose(plain["win"], inferred["win"])
             checked += 1
+            decision, moves = Position(state), list(plain["move"])
     assert checked >= 3 and differ > 0
+    searching = ds.analyze(decision, budget=50, seed=1, n_jobs=1,
+                           inference=[None, "ismcts:1000"])  # modelled by the learned softmax
+    assert list(searching["move"]) == moves
     with pytest.raises(ValueError, match="inference"):
         ds.analyze(Position(state), budget=10, inference=["bully"])
+    with pytest.raises(ValueError, match="inference.*'bullly'"):
+        ds.analyze(Position(state), budget=10, inference=[None, "bullly"])
     with pytest.raises(ValueError, match="inference"):
         ds.analyze(Position(state), budget=10, method="playout", inference="bully")

@@ -30,12 +30,13 @@ LAYERS = {
     "dominosim.reference.game": 3, "dominosim.reference.transcript": 3,
     "dominosim.reference.handfile": 3,
     "dominosim.fast.core": 3, "dominosim.fast.core.turn": 3,
-    # the compiled searches (the solver is one: the ``pimc`` strategy solves sampled worlds with it)
-    "dominosim.fast.search": 3,
     # 4. strategies: a seat's view, the styles, the searches, plug-ins
     "dominosim.strategies": 4, "dominosim.fast.hand.plugin": 4,
-    # the decision features and the weighted player, compiled (read by the hand kernel)
+    # the decision features and the weighted player, compiled (read by the hand kernel, and by
+    # the searches' inference as a model of a seat's play)
     "dominosim.fast.players": 4,
+    # the compiled searches (the solver is one: the ``pimc`` strategy solves sampled worlds with it)
+    "dominosim.fast.search": 4,
     # 5. what plays hands: the hand loops of both engines and the simulation driver
     "dominosim.reference": 5, "dominosim.fast": 5, "dominosim.simulation": 5,
     # positions, the exact solver and move analysis (issue 14), and its compiled search
@@ -262,7 +263,7 @@ def test_the_reference_package_loads_none_of_its_modules_when_imported(tmp_path)
 # The compiled engine's sub-packages, lowest first (docs/engine.md): each imports only from the
 # ones before it, and ``fast/engine.py`` (the Python side) sits above them all.
 FAST = "dominosim.fast"
-FAST_PACKAGES = ("core", "search", "players", "hand")
+FAST_PACKAGES = ("core", "players", "search", "hand")
 
 
 def _fast_rank(module: str) -> int | None:
@@ -275,8 +276,9 @@ def _fast_rank(module: str) -> int | None:
 
 
 def test_fast_sub_packages_import_only_from_the_ones_below():
-    """``fast/core`` imports no search and no hand; ``fast/search`` no hand: the hand kernel calls
-    the searches, and both build on the core."""
+    """``fast/core`` imports no player, search or hand; ``fast/players`` no search and no hand;
+    ``fast/search`` no hand: the hand kernel calls the searches and the players, the searches'
+    inference models a seat by a player, and all build on the core."""
     upward = sorted((source, target) for source, edges in EDGES.items() for target, _ in edges
                     if _fast_rank(source) is not None and _fast_rank(target) is not None
                     and _fast_rank(target) > _fast_rank(source))

@@ -32,7 +32,7 @@ from ..rules import Rules
 from ..strategies.features import N_FEATURES
 from ..strategies.lineup import per_seat
 from ..strategies.registry import ALIASES
-from ..strategies.search import resolve_search, search_error, table_states
+from ..strategies.search import model_arrays, resolve_search, search_error, table_states
 from ..strategies.weighted import player_of
 from ..tiles import tile_of
 from .core.board import (
@@ -132,7 +132,8 @@ def prepare(rules: Rules, strategies: Any, *, events: bool = False) -> Run:
             if codes[seat] == S_WEIGHTED:
                 weights[seat, :N_FEATURES] = s.weights_for(rules)
                 weights[seat, TEMPERATURE] = s.temperature
-    lineup = lineup_arrays(codes, budgets, plugins, weights, infer)
+    models = model_arrays(rules, seats) if any(infer) else (None, None)
+    lineup = lineup_arrays(codes, budgets, plugins, weights, infer, *models)
     searching = [c for c in seats if resolve_search(c) is not None]
     style_codes = {c.code for c in STRATEGY_CODES.values() if c.kind in ("style", "player")}
     # a plug-in's view and the weighted players' features read the style tables

@@ -91,7 +91,7 @@ class _Worlds:
     _LOCK = threading.Lock()
 
     def __init__(self, state: GameState, seat: int, moves, seed: int, n_jobs: int,
-                 max_nodes: int, models: np.ndarray | None = None) -> None:
+                 max_nodes: int, models: tuple | None = None) -> None:
         from ..fast.core.board import MOVE_ROWS, MOVE_SUIT, MOVE_TILE, PUB_COLS
         from ..fast.core.params import rule_params
         from ..fast.core.shape import Shape
@@ -128,10 +128,9 @@ class _Worlds:
             ss.stack.ctl[C_CAP] = max_nodes
         from ..fast.search.infer import set_models
 
-        if models is None:
-            models = np.full(rules.players, -1, dtype=np.int64)
+        codes, rows = models or (np.full(rules.players, -1, dtype=np.int64), np.zeros((1, 0)))
         for ss in self.pool:
-            set_models(models, seat, INFER_CANDIDATES, ss.infer)
+            set_models(codes, rows, seat, INFER_CANDIDATES, ss.infer)
         self.decision = Decision(seat, self.n, self.moves, self.board, self.pub, self.n_pub)
         # the consistent-deal table, once per thread
         self.status = min(int(set_root(self.rp, self.decision, False, ss, self.seed))
@@ -293,12 +292,14 @@ def analyze(position: Position, seat: int | None = None, *, method: str = "pimc"
     max_memory : int or None
         The most bytes the analysis's tables may take (a solver's table and a consistent-deal
         table per thread; default 1 GB; None: no limit), checked before it starts.
-    inference : str or list, optional
-        The strategies the other seats are known to play (one name for every seat, or one per
-        seat; ``None`` for a seat not modelled): each world is then drawn weighted by the
-        likelihood of their past plays under those strategies (``random`` and the deterministic
-        styles are modelled; see :mod:`dominosim.fast.search.infer`). Not with
-        ``method='playout'``.
+    inference : str, strategy or list, optional
+        The strategies the other seats are known to play (one for every seat, or one per seat;
+        ``None`` for a seat not modelled): each world is then drawn weighted by the likelihood of
+        their past plays under those strategies. ``random``, the deterministic styles and the
+        weighted players are modelled as they play; any other strategy (a search such as
+        ``"ismcts:1000"``, a Python strategy) as the shipped learned player's softmax policy
+        (:func:`dominosim.strategies.search.model_of`; see :mod:`dominosim.fast.search.infer`).
+        Not with ``method='playout'``.
 
     Returns
     -------
@@ -425,20 +426,29 @@ def _sample(more, budget: int, batch: int, n_moves: int, precision: float | None
     return wins, points, separated
 
 
-def _models(rules: Any, inference: Any) -> np.ndarray | None:
-    """The model codes of an analysis's ``inference`` (one per seat), or None."""
-    from ..strategies.registry import STRATEGY_CODES
-    from ..strategies.search import model_code
+def _models(rules: Any, inference: Any) -> tuple[np.ndarray, np.ndarray] | None:
+    """The models of an analysis's ``inference`` (one per seat: codes and weighted rows), or
+    None.
+    """
+    from ..strategies.lineup import resolve
+    from ..strategies.search import model_arrays
 
     if inference is None:
         return None
-    seats = [inference] * rules.players if isinstance(inference, str) else list(inference) \
-        if isinstance(inference, (list, tuple)) and len(inference) == rules.players else None
-    if seats is None or any(s is not None and (not isinstance(s, str) or s not in STRATEGY_CODES
-                                               or model_code(s) < 0) for s in seats):
-        raise refuse("inference", f"None, a strategy name or one per seat ({rules.players}: None, "
-                     "'random' or a deterministic style such as 'bully')", inference)
-    return np.array([-1 if s is None else model_code(s) for s in seats], dtype=np.int64)
+    single = not isinstance(inference, (list, tuple))
+    seats = [inference] * rules.players if single else list(inference) \
+        if len(inference) == rules.players else None
+    allowed = (f"None, a strategy or one per seat ({rules.players}: None, 'random', a style such "
+               "as 'bully', 'learned', a search such as 'ismcts:1000', a ds.Weighted player)")
+    if seats is None:
+        raise refuse("inference", allowed, inference)
+    for s in seats:
+        try:
+            if s is not None:
+                resolve(s)
+        except ValueError:
+            raise refuse("inference", allowed, inference) from None
+    return model_arrays(rules, seats)
 
 
 def _interval(values: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

@@ -92,8 +92,10 @@ class SearchStrategy:
         ``epimc``).
     infer : int
         Inference (``+infer``): each world is kept from ``infer`` candidates weighted by the
-        likelihood of the other seats' past plays under their known strategies (the line-up's
-        ``random`` and style seats; a search or a Python strategy is not modelled). 0: off.
+        likelihood of the other seats' past plays under their known strategies (the line-up is
+        public: ``random``, the styles and weighted players are modelled as they play; a search, a
+        plug-in or a Python strategy as the shipped learned player's softmax policy,
+        :func:`model_of`). 0: off.
     max_memory : int or None
         The most bytes the search's arrays may take in each thread that plays hands (default
         1 GB; None: no limit), checked before the first hand (:meth:`check_bounds`).
@@ -141,18 +143,18 @@ class SearchStrategy:
         self.max_nodes = None if max_nodes is None else int(max_nodes)
         self.builtin = f"{kind}_omniscient" if omniscient else kind
         self.name = f"{self.builtin}:{self.budget}" + infer_suffix(self.infer)
-        self.models: tuple[int, ...] = ()
+        self.lineup: tuple[Any, ...] = ()
         self._scratch: dict[Rules, tuple] = {}
         self._lock = threading.Lock()
 
     def bound(self, lineup: Sequence[Any]) -> SearchStrategy:
-        """The search with its models of the other seats read from the ``lineup`` (strategy
-        objects or names, one per seat): a copy, or itself when it does not infer.
+        """The search with the ``lineup`` it models the other seats by (strategy objects or
+        names, one per seat; :func:`model_of`): a copy, or itself when it does not infer.
         """
         if not self.infer:
             return self
         bound = copy.copy(self)  # with its own arrays and lock (see __getstate__)
-        bound.models = tuple(model_code(s) for s in lineup)
+        bound.lineup = tuple(lineup)
         return bound
 
     @classmethod
@@ -261,13 +263,13 @@ class SearchStrategy:
         move_arr = np.zeros((MOVE_ROWS, 2 * rules.n_tiles), dtype=np.int64)
         move_arr[MOVE_TILE, :n] = [tile_id(m.tile) for m in moves]
         move_arr[MOVE_SUIT, :n] = [m.suit for m in moves]
-        models = np.array(self.models or [-1] * rules.players, dtype=np.int64)
+        models, rows = model_arrays(rules, self.lineup or [None] * rules.players)
         budget = Budget(KINDS[self.kind], self.omniscient, self.budget)
         state = np.array([rng._state], dtype=np.uint64)
         with self._lock:  # one object's arrays serve one decision at a time (threads share it)
             ss, pub = self._arrays(rules)
             board, n_pub = position_board(view, pub, self.omniscient)
-            set_models(models, view.seat, self.infer, ss.infer)
+            set_models(models, rows, view.seat, self.infer, ss.infer)
             decision = Decision(view.seat, n, move_arr, board, pub, n_pub)
             k = int(decide(Shape.searching(rules), rule_params(rules), budget, decision, ss,
                            state))
@@ -444,17 +446,49 @@ def infer_suffix(candidates: int) -> str:
     return "+infer" if candidates == INFER_CANDIDATES else f"+infer:{candidates}"
 
 
-def model_code(strategy: Any) -> int:
-    """The model inference keeps of a seat playing ``strategy`` (a name or a strategy object):
-    the compiled code of ``random`` or of a deterministic style, or -1 (not modelled).
-    """
-    from .registry import STRATEGY_CODES
+def model_of(rules: Rules, strategy: Any) -> tuple[int, np.ndarray]:
+    """``(model, row)``: how inference models a seat playing ``strategy`` (a name or a strategy
+    object) under ``rules``, as :func:`dominosim.fast.search.infer.set_models` takes it.
 
+    ``random`` and the deterministic styles are modelled as they play (their compiled codes); a
+    weighted player (``tuned``, ``learned``, a :class:`~dominosim.strategies.weighted.Weighted`,
+    a ``"file:"`` player) as itself (``M_WEIGHTED``, ``row`` its weights and temperature); ``None``
+    is not modelled (-1); anything else (a search, a plug-in, a Python strategy) as the shipped
+    learned player's softmax policy (:func:`~dominosim.strategies.weighted.default_model`).
+
+    >>> from dominosim.rules import Rules
+    >>> rules = Rules.preset("draw", players=2)
+    >>> model_of(rules, "bully")[0], model_of(rules, None)[0]
+    (1, -1)
+    >>> code, row = model_of(rules, "ismcts:1000")
+    >>> code == model_of(rules, "learned")[0], row[-1] > 0, model_of(rules, "learned")[1][-1]
+    (True, True, 0.0)
+    """
+    from ..fast.core.params import S_WEIGHTED
+    from .registry import STRATEGY_CODES
+    from .weighted import default_model, player_of
+
+    if strategy is None:
+        return -1, np.zeros(0)
     name = strategy if isinstance(strategy, str) else getattr(strategy, "name", None)
     code = STRATEGY_CODES.get(name) if isinstance(name, str) else None
-    if code is None or code.kind not in ("random", "style"):
-        return -1
-    return code.code
+    if code is not None and code.kind in ("random", "style"):
+        return code.code, np.zeros(0)
+    player = player_of(strategy) or default_model(rules)
+    return S_WEIGHTED, np.append(player.weights_for(rules), player.temperature)
+
+
+def model_arrays(rules: Rules, lineup: Sequence[Any]) -> tuple[np.ndarray, np.ndarray]:
+    """The models of the seats of ``lineup`` (one entry per seat, :func:`model_of`) as the
+    compiled inference reads them: a code per seat, and a row per seat of the weighted models'
+    weights and temperature (no columns when no seat has one).
+    """
+    models = [model_of(rules, s) for s in lineup]
+    width = max(len(row) for _, row in models)
+    rows = np.zeros((len(models), width))
+    for seat, (_, row) in enumerate(models):
+        rows[seat, :len(row)] = row
+    return np.array([code for code, _ in models], dtype=np.int64), rows
 
 
 def _digits(text: str) -> bool:

@@ -156,6 +156,37 @@ def best_move(vector: np.ndarray, view: SeatView, moves: Sequence[Move],
     return moves[-1]
 
 
+def move_probability(vector: np.ndarray, view: SeatView, moves: Sequence[Move], k: int,
+                     temperature: float = 0.0) -> float:
+    """The probability that the player with weights ``vector`` plays ``moves[k]``: at
+    temperature 0, 1 when it is the best move (:func:`best_move`) and 0 otherwise; above 0, its
+    share of the softmax of the scores (summed in canonical order, as the compiled
+    :func:`dominosim.fast.players.weighted.move_likelihood` sums). The lead under
+    ``opening='any'`` is the heaviest tile at any temperature.
+
+    >>> from dominosim.reference.game import GameState
+    >>> from dominosim.strategies.view import view_of
+    >>> rules = Rules.preset("block", players=2)
+    >>> state = GameState.from_deal(rules, [[(6, 6), (1, 3)], [(3, 6), (6, 5), (1, 2)]], [])
+    >>> _ = state.open_with_highest_double()
+    >>> moves, vector = state.legal_moves(1), check_weights({"pips": 1.0})
+    >>> [move.tile for move in moves]
+    [(3, 6), (5, 6)]
+    >>> [move_probability(vector, view_of(state, 1), moves, k) for k in range(2)]
+    [0.0, 1.0]
+    >>> [round(move_probability(vector, view_of(state, 1), moves, k, 2.0), 4) for k in range(2)]
+    [0.2689, 0.7311]
+    """
+    if moves[0].suit < 0 or temperature <= 0.0:
+        return 1.0 if best_move(vector, view, moves) == moves[k] else 0.0
+    scores = [move_score(vector, view, move) for move in moves]
+    top = max(scores)
+    total = 0.0
+    for score in scores:
+        total += math.exp((score - top) / temperature)
+    return math.exp((scores[k] - top) / temperature) / total
+
+
 def check_temperature(temperature: Any) -> float:
     """``temperature`` as a float: 0 (the best move) or a positive finite number (softmax).
 
@@ -396,6 +427,27 @@ def tuned_player(rules: Rules, name: str = "tuned") -> Weighted:
     return shipped(nearest_tuned(rules), name)
 
 
+LEARNED_TEMPERATURE = {"block": 1.3483, "draw": 1.0816}
+"""The softmax temperature of each shipped learned player (by game, :func:`nearest_tuned`) that
+best predicts its teacher's choices: ``python -m dominosim.players.fit temperature`` (5,000
+decisions of its own play labelled by the solver, seed 2026) prints these. Refit them with the
+players."""
+
+
+def default_model(rules: Rules) -> Tuned:
+    """How inference models a seat whose strategy it cannot replay (a search, a plug-in, a Python
+    strategy): the shipped learned player for ``rules`` (:func:`tuned_player`) as a softmax policy
+    at :data:`LEARNED_TEMPERATURE`. It reads only the weights and the temperature
+    (``weights_for`` gives the shipped weights under any rules).
+
+    >>> p = default_model(Rules.preset("draw", players=3))
+    >>> p.temperature, p.name
+    (1.0816, 'learned')
+    """
+    which = nearest_tuned(rules)
+    return Learned().with_temperature(LEARNED_TEMPERATURE[which])
+
+
 class Tuned:
     """The built-in ``"tuned"``: plays any rules with the shipped weighted player fitted for the
     nearer of its two games (:func:`nearest_tuned`).
@@ -410,8 +462,16 @@ class Tuned:
         return shipped(nearest_tuned(rules), self.name).vector
 
     def choose(self, view: SeatView, moves: Sequence[Move], rng: Stream) -> Move:
-        """The best move by the shipped weights for the view's rules."""
-        return best_move(self.weights_for(view.rules), view, moves)
+        """The best move by the shipped weights for the view's rules (drawn by a softmax when
+        ``temperature > 0``).
+        """
+        return best_move(self.weights_for(view.rules), view, moves, self.temperature, rng)
+
+    def with_temperature(self, temperature: float) -> Tuned:
+        """The same built-in at ``temperature`` (0: the best move)."""
+        copy = type(self)()
+        copy.temperature = check_temperature(temperature)
+        return copy
 
 
 class Learned(Tuned):

@@ -209,6 +209,16 @@ def holds(hands, seat, tile):
 
 
 @jit_kernel
+def set_word(n_tiles, w):
+    """Word ``w`` of the mask of every tile of a set of ``n_tiles`` tiles (ids 0 to
+    ``n_tiles - 1``)."""
+    below = n_tiles - 64 * w
+    if below >= 64:
+        return ~np.uint64(0)
+    return (ONE << np.uint64(below)) - ONE if below > 0 else np.uint64(0)
+
+
+@jit_kernel
 def give(board, seat, tile):
     """Put ``tile`` into the hand of ``seat``."""
     board.hands[seat, tile >> 6] |= ONE << np.uint64(tile & 63)

@@ -83,21 +83,29 @@ S_WEIGHTED = STRATEGY_CODES["tuned"].code
 """The code of every weighted player (``tuned``, a ``ds.Weighted``, a ``"file:"`` player); its
 weights travel in ``Lineup.weights``."""
 
-Lineup = namedtuple("Lineup", ["codes", "budgets", "plugins", "weights", "infer"])
+Lineup = namedtuple("Lineup", ["codes", "budgets", "plugins", "weights", "infer", "models",
+                               "model_rows"])
 """By seat (``int64`` arrays): the strategy's code, its search budget (0 when it does not search)
 and the address of the plug-in it plays (0 for none); ``weights``: by seat, a weighted player's
 weights over the decision features, then its temperature (``float64``, seats x (features +
 1)), or None when no seat plays
 one (the weighted player is then not compiled into the kernel); ``infer``: by seat, its search's
-inference candidates (0: none, see :mod:`dominosim.fast.search.infer`)."""
+inference candidates (0: none, see :mod:`dominosim.fast.search.infer`); ``models`` and
+``model_rows``: by seat, the model inference keeps of the seat's play and a weighted model's
+weights and temperature (:func:`dominosim.strategies.search.model_of`; -1 and no columns when no
+seat infers)."""
 
 
-def lineup_arrays(codes, budgets=None, plugins=None, weights=None, infer=None) -> Lineup:
+def lineup_arrays(codes, budgets=None, plugins=None, weights=None, infer=None, models=None,
+                  model_rows=None) -> Lineup:
     """A :class:`Lineup` from per-seat sequences (budgets, plug-ins and inference default to
-    zeros, weights to None)."""
+    zeros, weights to None, the models to none)."""
     codes = np.asarray(codes, dtype=np.int64)
     zeros = np.zeros(len(codes), dtype=np.int64)
     return Lineup(codes, zeros.copy() if budgets is None else np.asarray(budgets, dtype=np.int64),
                   zeros.copy() if plugins is None else np.asarray(plugins, dtype=np.int64),
                   None if weights is None else np.ascontiguousarray(weights, dtype=np.float64),
-                  zeros.copy() if infer is None else np.asarray(infer, dtype=np.int64))
+                  zeros.copy() if infer is None else np.asarray(infer, dtype=np.int64),
+                  zeros - 1 if models is None else np.asarray(models, dtype=np.int64),
+                  np.zeros((len(codes), 0)) if model_rows is None
+                  else np.ascontiguousarray(model_rows, dtype=np.float64))

@@ -175,7 +175,7 @@ def search_move(shape, rp, lineup, seat, n, scratch, search):
     status of the search, negated."""
     code = lineup.codes[seat]
     log = scratch.log
-    set_models(lineup.codes, seat, lineup.infer[seat], search.infer)
+    set_models(lineup.models, lineup.model_rows, seat, lineup.infer[seat], search.infer)
     budget = Budget(SEARCH_METHOD[code], OMNISCIENT[code], lineup.budgets[seat])
     decision = Decision(seat, n, scratch.moves, scratch.board, log.pub, log.count[N_PUBLIC])
     return decide(shape.core, rp, budget, decision, search, scratch.rng[seat:seat + 1])

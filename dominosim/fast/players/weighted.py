@@ -3,7 +3,9 @@ features (:func:`~dominosim.fast.players.features.move_features`), the best play
 canonical order on ties, or with a temperature above 0 a move drawn by a softmax of the scores.
 The weights are data (``Lineup.weights``, one row per seat: the weights in feature order, then
 the temperature), so one cached kernel plays every player; the Python twin is
-:class:`dominosim.strategies.weighted.Weighted` (:func:`~dominosim.strategies.weighted.best_move`)."""
+:class:`dominosim.strategies.weighted.Weighted` (:func:`~dominosim.strategies.weighted.best_move`).
+Inference (:mod:`dominosim.fast.search.infer`) models a seat by such a player and asks
+:func:`move_likelihood` how likely the play it saw was."""
 
 from __future__ import annotations
 
@@ -26,13 +28,12 @@ many scores as the moves array has columns)."""
 
 
 @jit_kernel
-def weighted_move(weights, shape, rp, seat, n, scratch):
-    """The index of the move ``seat`` plays among the ``n`` legal moves in ``scratch.moves``,
-    whose weights are ``weights[seat]``: the largest weighted sum of the features (summed in
-    feature order, as the Python twin does), the first move in canonical order on ties; with a
-    temperature above 0, drawn from stream ``scratch.rng[seat]`` by a softmax of the sums
-    (:func:`dominosim.strategies.weighted.best_move`: the same sums in the same order)."""
-    board, notes, moves, f = scratch.board, scratch.notes, scratch.moves, scratch.features
+def score_moves(weights, shape, rp, seat, n, table):
+    """``(best, top)``: the weighted sums of the features of the ``n`` moves in ``table.moves``
+    (summed in feature order, as the Python twin does) written to ``table.features[SCORES + i]``,
+    the index of the largest (the first in canonical order on ties) and its sum. ``table`` holds
+    ``board``, ``notes``, ``moves`` and ``features`` (the hand's scratch, or inference's replay)."""
+    board, notes, moves, f = table.board, table.notes, table.moves, table.features
     best, top = 0, 0.0
     for i in range(n):
         move_features(shape, rp, board, notes, seat, moves[MOVE_TILE, i], moves[MOVE_SUIT, i], f)
@@ -42,16 +43,48 @@ def weighted_move(weights, shape, rp, seat, n, scratch):
         f[SCORES + i] = score
         if i == 0 or score > top:
             best, top = i, score
-    temperature = weights[seat, TEMPERATURE]
-    if temperature <= 0.0:
-        return best
+    return best, top
+
+
+@jit_kernel
+def softmax_total(f, n, top, temperature):
+    """The sum of ``exp((score - top) / temperature)`` over the ``n`` scores in ``f[SCORES:]``,
+    in canonical order."""
     total = 0.0
     for i in range(n):
         total += math.exp((f[SCORES + i] - top) / temperature)
-    target = uniform(scratch.rng, seat) * total
+    return total
+
+
+@jit_kernel
+def weighted_move(weights, shape, rp, seat, n, scratch):
+    """The index of the move ``seat`` plays among the ``n`` legal moves in ``scratch.moves``,
+    whose weights are ``weights[seat]``: the largest weighted sum of the features, the first move
+    in canonical order on ties (:func:`score_moves`); with a temperature above 0, drawn from
+    stream ``scratch.rng[seat]`` by a softmax of the sums
+    (:func:`dominosim.strategies.weighted.best_move`: the same sums in the same order)."""
+    best, top = score_moves(weights, shape, rp, seat, n, scratch)
+    temperature = weights[seat, TEMPERATURE]
+    if temperature <= 0.0:
+        return best
+    f = scratch.features
+    target = uniform(scratch.rng, seat) * softmax_total(f, n, top, temperature)
     running = 0.0
     for i in range(n):
         running += math.exp((f[SCORES + i] - top) / temperature)
         if target < running:
             return i
     return n - 1
+
+
+@jit_kernel
+def move_likelihood(weights, shape, rp, seat, n, k, table):
+    """The probability that the weighted player ``weights[seat]`` plays move ``k`` of the ``n``
+    in ``table.moves`` (:func:`dominosim.strategies.weighted.move_probability`): 1 or 0 at
+    temperature 0 (whether ``k`` is its best move), else ``k``'s share of the softmax."""
+    best, top = score_moves(weights, shape, rp, seat, n, table)
+    temperature = weights[seat, TEMPERATURE]
+    if temperature <= 0.0:
+        return 1.0 if best == k else 0.0
+    f = table.features
+    return math.exp((f[SCORES + k] - top) / temperature) / softmax_total(f, n, top, temperature)

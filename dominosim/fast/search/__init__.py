@@ -9,7 +9,9 @@ three or more sides each playing for itself: max-n on that stack) and :mod:`.pim
 sampled worlds with it: a strategy, and the worlds of ``ds.analyze``) and :mod:`.epimc` (the
 seat's next decision once per information set before the solved leaves).
 
-May import: :mod:`dominosim.fast.core` and the package's rule layer (``dominosim.rng``,
-``dominosim.strategies.registry``); nothing from :mod:`dominosim.fast.hand` or
-:mod:`dominosim.fast.engine` (the hand kernel calls the searches, never the other way).
+May import: :mod:`dominosim.fast.core`, :mod:`dominosim.fast.players` (inference models a seat
+by a weighted player) and the package's rule layer (``dominosim.rng``,
+``dominosim.strategies.registry``, the feature table ``dominosim.strategies.features``); nothing
+from :mod:`dominosim.fast.hand` or :mod:`dominosim.fast.engine` (the hand kernel calls the
+searches, never the other way).
 """

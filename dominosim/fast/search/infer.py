@@ -8,7 +8,7 @@ weighted by the likelihood of every past play of every modelled seat under its m
 candidate is kept with probability proportional to its weight (a weighted reservoir, no
 allocation). With a deterministic model the weights are 0 or 1 and the kept world is uniform among
 the candidates in which the model would have made every observed play: an exact draw from the
-consistent deals that agree with the model. With a stochastic model (``random``; later a softmax
+consistent deals that agree with the model. With a stochastic model (``random``, a softmax
 policy) the draw approaches the posterior as ``C`` grows. When no candidate of
 :data:`MAX_ROUNDS` rounds has a positive weight (the model contradicts the play seen), the last
 candidate is kept (a uniform world) and ``info[INF_MISSES]`` counts it.
@@ -17,8 +17,17 @@ The model is an array the kernel reads (:class:`Inference`): ``model[s]``, the m
 ``s`` (:data:`M_NONE`: not modelled, every history equally likely; :data:`M_RANDOM`: uniform over
 its legal moves, likelihood ``1/n`` a play; a deterministic style's code
 (:data:`~dominosim.fast.core.params.S_BULLY` ...): likelihood 1 when the style would have made the
-play, else 0) and ``params[s]``, reserved for a parametric model (a softmax policy: a temperature
-and feature weights), which no model reads yet.
+play, else 0; :data:`M_WEIGHTED`: a weighted player whose weights and temperature are
+``params[s]``, likelihood :func:`~dominosim.fast.players.weighted.move_likelihood`: 1 or 0 at
+temperature 0, the play's share of the softmax above it). Which seat gets which model is decided
+in Python (:func:`dominosim.strategies.search.model_of`): a seat of a search, a plug-in or a
+Python strategy is modelled by default as the shipped learned player's softmax policy.
+
+A weighted model reads the decision features, which count the tiles its seat has not seen (the
+other hands and the boneyard). The replay does not know seat ``me``'s past hand nor the
+boneyard's order, but the features need only their union (every tile in no other replayed hand
+and not on the table) and their sizes (public): :func:`complete_replay` lays that union out as
+``me``'s hand and the boneyard before the features are read.
 
 The likelihood of a world needs the whole hidden history, not only the current hands: which tiles
 each seat was dealt and which it drew at each draw. The sampler puts every hidden tile in a
@@ -37,8 +46,12 @@ from collections import namedtuple
 
 import numpy as np
 
+from ...strategies.features import N_FEATURES
+from ..core.bits import lowest_bit, popcount
 from ..core.board import (
     AT_FIELDS,
+    BONE_END,
+    BONE_POS,
     MAX_ENDS,
     MOVE_ROWS,
     MOVE_SUIT,
@@ -53,15 +66,17 @@ from ..core.board import (
     PUB_SEAT,
     PUB_SUIT,
     PUB_X,
+    T_PIPS,
     copy_hands,
     fill_moves,
     give,
     make_board,
     make_log,
     make_notes,
+    set_word,
 )
 from ..core.jit import jit, jit_kernel
-from ..core.params import S_PARTNER, S_RANDOM
+from ..core.params import S_PARTNER, S_RANDOM, S_WEIGHTED
 from ..core.rng import shuffle
 from ..core.styles import best_move, heaviest_lead
 from ..core.turn import (
@@ -73,6 +88,7 @@ from ..core.turn import (
     record_knock,
     record_played,
 )
+from ..players.weighted import ROW, move_likelihood
 from .consistent import (
     I_ITEMS,
     I_PLACES,
@@ -93,8 +109,8 @@ M_RANDOM = S_RANDOM
 """A seat modelled as uniform over its legal moves (the ``random`` strategy)."""
 M_STYLES = S_PARTNER
 """The deterministic styles' models are their strategy codes, ``S_BULLY`` to ``S_PARTNER``."""
-N_PARAMS = 32
-"""Parameters per seat for a parametric model (none reads them yet)."""
+M_WEIGHTED = S_WEIGHTED
+"""A seat modelled as a weighted player (``params[s]``: its weights, then its temperature)."""
 INF_CANDIDATES, INF_PUB, INF_MISSES, INF_WORLDS = range(4)
 """Slots of ``Inference.info``: candidates per world (0: inference off), rows of the copied public
 log, worlds kept without a positive weight, worlds drawn."""
@@ -102,33 +118,43 @@ MAX_ROUNDS = 16
 """Rounds of ``C`` candidates drawn before a world is kept without a positive weight."""
 
 Inference = namedtuple("Inference", ["model", "params", "info", "pub", "replay", "notes", "log",
-                                     "slot_of", "order", "drawn", "cand", "moves"])
-"""The inference's arrays: the model per seat and its parameters, ``info`` (see
-:data:`INF_CANDIDATES`), the public log (a copy, made when the decision's root is set), the replay's
-``Board``, ``Notes`` and an empty ``Log``, the slot of every sampled item, a shuffle buffer, the
-tile drawn at each public event (-1: none known), the candidate world and the legal moves."""
+                                     "slot_of", "order", "drawn", "cand", "moves", "placed",
+                                     "table"])
+"""The inference's arrays: the model per seat and its parameters (seats x
+:data:`~dominosim.fast.players.weighted.ROW`), ``info`` (see :data:`INF_CANDIDATES`), the public
+log (a copy, made when the decision's root is set), the replay's ``Board``, ``Notes`` and an empty
+``Log``, the slot of every sampled item, a shuffle buffer, the tile drawn at each public event
+(-1: none known), the candidate world, the legal moves, the tiles on the replay's table (a mask)
+and the :class:`ModelTable` a weighted model reads."""
+ModelTable = namedtuple("ModelTable", ["board", "notes", "moves", "features"])
+"""What a weighted model reads (as the hand's scratch holds them): the replay's ``Board``,
+``Notes`` and legal moves, and room for one move's features and the moves' scores."""
 
 
 @jit
 def make_inference(t, p, n_events):
     """An :class:`Inference` for ``t`` tiles, ``p`` seats and ``n_events`` public events, off
     (no seat modelled)."""
-    return Inference(np.full(p, M_NONE, np.int64), np.zeros((p, N_PARAMS), np.float64),
+    replay, notes, moves = make_board(t, p), make_notes(p), np.zeros((MOVE_ROWS, 2 * t), np.int64)
+    table = ModelTable(replay, notes, moves, np.zeros(N_FEATURES + 2 * t, np.float64))
+    return Inference(np.full(p, M_NONE, np.int64), np.zeros((p, ROW), np.float64),
                      np.zeros(4, np.int64), np.zeros((max(n_events, 1), PUB_COLS), np.int64),
-                     make_board(t, p), make_notes(p), make_log(0, 0), np.zeros(t, np.int64),
+                     replay, notes, make_log(0, 0), np.zeros(t, np.int64),
                      np.zeros(t, np.int64), np.zeros(max(n_events, 1), np.int64),
-                     make_board(t, p), np.zeros((MOVE_ROWS, 2 * t), np.int64))
+                     make_board(t, p), moves, np.zeros(replay.hands.shape[1], np.uint64), table)
 
 
 @jit_kernel
-def set_models(codes, me, candidates, inf):
-    """Seat ``me``'s models of the others from the line-up's strategy codes (``random`` and the
-    styles are modelled, a search or a plug-in is not) and ``candidates`` per world; inference is
+def set_models(models, rows, me, candidates, inf):
+    """Seat ``me``'s models of the others: ``models[s]`` (:data:`M_NONE`, :data:`M_RANDOM`, a
+    style's code or :data:`M_WEIGHTED`, from :func:`dominosim.strategies.search.model_of`) and a
+    weighted model's weights and temperature ``rows[s]``; ``candidates`` per world. Inference is
     off when no seat is modelled or ``candidates`` is 0."""
     modelled = False
-    for s in range(codes.shape[0]):
-        c = codes[s]
-        inf.model[s] = c if s != me and M_RANDOM <= c <= M_STYLES else M_NONE
+    for s in range(models.shape[0]):
+        inf.model[s] = models[s] if s != me else M_NONE
+        for j in range(rows.shape[1]):  # none when no seat is a weighted model
+            inf.params[s, j] = rows[s, j]
         modelled = modelled or inf.model[s] != M_NONE
     inf.info[INF_CANDIDATES] = candidates if modelled else 0
     inf.info[INF_MISSES], inf.info[INF_WORLDS] = 0, 0
@@ -184,6 +210,8 @@ def deal_replay(rp, me, sm, inf):
         b.ends[i], b.arms[i] = 0, False
     for e in range(inf.info[INF_PUB]):
         inf.drawn[e] = -1
+    for w in range(inf.placed.shape[0]):
+        inf.placed[w] = 0
     for i in range(sm.info[I_ITEMS]):
         if items[ITEM_PLACE, i] < 0:
             continue
@@ -191,12 +219,13 @@ def deal_replay(rp, me, sm, inf):
         tile = items[ITEM_TILE, i]
         if slots[SLOT_TIME, k] == -2:
             b.hands[slots[SLOT_SEAT, k], tile >> 6] |= ONE << np.uint64(tile & 63)
+            b.pips[slots[SLOT_SEAT, k]] += T_PIPS[tile]
         else:  # the slot opened just before the draw at event e (time 2e - 1)
             inf.drawn[(slots[SLOT_TIME, k] + 1) // 2] = tile
 
 
 @jit_kernel
-def play_likelihood(core, rp, inf, seat, tile, suit):
+def play_likelihood(core, rp, me, inf, seat, tile, suit):
     """The probability that the model of ``seat`` plays ``tile`` on ``suit`` in the replay's
     position (0 when it is not among its legal moves)."""
     b, moves = inf.replay, inf.moves
@@ -213,7 +242,41 @@ def play_likelihood(core, rp, inf, seat, tile, suit):
     model = inf.model[seat]
     if model == M_RANDOM:
         return 1.0 / n
+    if model == M_WEIGHTED:
+        complete_replay(core, rp, me, inf)
+        return move_likelihood(inf.params, core, rp, seat, n, k, inf.table)
     return 1.0 if best_move(core, rp, model, b, inf.notes, seat, moves, n) == k else 0.0
+
+
+@jit_kernel
+def complete_replay(core, rp, me, inf):
+    """The tiles seat ``me`` held and the boneyard, as far as a model's features read them: the
+    tiles in no other replayed hand and not on the table, the first of them (by id) as the
+    boneyard (as many as it holds: the rest of the tiles less the hands) and the others as
+    ``me``'s hand, with their pips (``me``'s count is the replay's own)."""
+    b, placed = inf.replay, inf.placed
+    n_free = 0
+    for w in range(core.words):
+        seen = placed[w]
+        for s in range(rp.players):
+            if s != me:
+                seen |= b.hands[s, w]
+        b.hands[me, w] = ~seen & set_word(rp.tiles, w)
+        n_free += popcount(b.hands[me, w])
+    n_bone, b.pips[me] = n_free - b.counts[me], 0
+    b.at[BONE_POS], b.at[BONE_END] = 0, n_bone
+    i = 0
+    for w in range(core.words):
+        word = b.hands[me, w]
+        while word:
+            tile = w * 64 + lowest_bit(word)
+            word &= word - ONE
+            if i < n_bone:
+                b.bone[i] = tile
+                b.hands[me, w] &= ~(ONE << np.uint64(tile & 63))
+            else:
+                b.pips[me] += T_PIPS[tile]
+            i += 1
 
 
 @jit_kernel
@@ -241,9 +304,10 @@ def replay_play(core, rp, me, inf, e, first):
         open_with(core, rp, b, notes, inf.log, seat, tile, not lead_any)
     else:
         if modelled:
-            w = play_likelihood(core, rp, inf, seat, tile, suit)
+            w = play_likelihood(core, rp, me, inf, seat, tile, suit)
         play(core, rp, b, notes, inf.log, seat, tile, suit)
     record_played(notes, seat, tile)  # the search's turn (core.styles off) does not
+    inf.placed[tile >> 6] |= ONE << np.uint64(tile & 63)
     return w
 
 
