@@ -3,14 +3,15 @@
     python benchmarks/bench_best.py infer --search pimc:20 --field bully --deals 200 --seed 23
     python benchmarks/bench_best.py versus --a best --b ismcts:1000 --deals 200 --seed 23
     python benchmarks/bench_best.py speed --a best --hands 20 --seed 23
+    python benchmarks/bench_best.py versus --a best --b ismcts:1000 --deals 2000 --games draw2
 
 ``infer`` plays ``S+infer`` and ``S`` each against the same ``field`` on the same duplicate deals
 (``ds.compare(..., keep_deals=True)``) and pairs the two deal by deal: the gain of inference
 alone, with its 95% interval. ``versus`` is ``ds.compare(a, b)``. ``speed`` times every decision
 of ``a`` (the search's compiled call, through the reference engine) against ``random``, in CPU
 time of the deciding thread (one core; a loaded machine slows the clock, not this). Each
-runs in Block double-six 4p in partnership (7 tiles each) and in Draw double-six 2p, on one core
-(``n_jobs=1``) unless ``--jobs`` says otherwise.
+runs in Block double-six 4p in partnership (7 tiles each) and in Draw double-six 2p (``--games``
+picks one), on one core (``n_jobs=1``) unless ``--jobs`` says otherwise.
 """
 
 from __future__ import annotations
@@ -28,6 +29,11 @@ GAMES = {"block4": ds.Rules.preset("block", players=4, hand_size=7),
          "draw2": ds.Rules.preset("draw", players=2)}
 
 
+def games(args: argparse.Namespace) -> list[tuple[str, ds.Rules]]:
+    """The games ``--games`` names, in :data:`GAMES`' order."""
+    return [(game, rules) for game, rules in GAMES.items() if game in args.games]
+
+
 def paired(values: np.ndarray) -> str:
     mean = float(values.mean())
     half = 1.959963984540054 * float(values.std(ddof=1)) / math.sqrt(len(values))
@@ -35,7 +41,7 @@ def paired(values: np.ndarray) -> str:
 
 
 def infer(args: argparse.Namespace) -> None:
-    for game, rules in GAMES.items():
+    for game, rules in games(args):
         t = time.time()
         runs = {s: ds.compare(rules, s, args.field, n_deals=args.deals, seed=args.seed,
                               keep_deals=True, n_jobs=args.jobs, progress=False)
@@ -50,7 +56,7 @@ def infer(args: argparse.Namespace) -> None:
 
 
 def versus(args: argparse.Namespace) -> None:
-    for game, rules in GAMES.items():
+    for game, rules in games(args):
         t = time.time()
         c = ds.compare(rules, args.a, args.b, n_deals=args.deals, seed=args.seed,
                        n_jobs=args.jobs, progress=False)
@@ -74,7 +80,7 @@ class Timed:
 
 
 def speed(args: argparse.Namespace) -> None:
-    for game, rules in GAMES.items():
+    for game, rules in games(args):
         timed = Timed(resolve_search(args.a))
         lineup = [timed if s % 2 == 0 else "random" for s in range(rules.players)]
         timed.search = timed.search.bound(lineup)  # its models of the others, for inference
@@ -98,6 +104,8 @@ def main() -> None:
     parser.add_argument("--hands", type=int, default=20)
     parser.add_argument("--seed", type=int, default=23)
     parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument("--games", nargs="+", choices=sorted(GAMES), default=list(GAMES),
+                        help="the games to play (default: both)")
     args = parser.parse_args()
     {"infer": infer, "versus": versus, "speed": speed}[args.what](args)
 

@@ -119,11 +119,12 @@ def _positions(rules, lineup, seeds):
 
 def _scratch(view, lineup, candidates):
     rules = view.rules
+    models, rows = model_arrays(rules, lineup)
     ss = fw.make_search_scratch(rules.n_tiles, rules.players, max_events(rules), 1,
-                                table_states(rules))
+                                table_states(rules), weighted=fi.M_WEIGHTED in models)
     pub = np.zeros((max_events(rules), fb.PUB_COLS), dtype=np.int64)
     board, n_pub = position_board(view, pub)
-    fi.set_models(*model_arrays(rules, lineup), view.seat, candidates, ss.infer)
+    fi.set_models(models, rows, view.seat, candidates, ss.infer)
     rp = rule_params(rules)
     moves = np.zeros((2, 2 * rules.n_tiles), dtype=np.int64)
     dec = fw.Decision(view.seat, 0, moves, board, pub, n_pub)

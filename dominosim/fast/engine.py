@@ -32,7 +32,13 @@ from ..rules import Rules
 from ..strategies.features import N_FEATURES
 from ..strategies.lineup import per_seat
 from ..strategies.registry import ALIASES
-from ..strategies.search import model_arrays, resolve_search, search_error, table_states
+from ..strategies.search import (
+    model_arrays,
+    reads_features,
+    resolve_search,
+    search_error,
+    table_states,
+)
 from ..strategies.weighted import player_of
 from ..tiles import tile_of
 from .core.board import (
@@ -192,7 +198,9 @@ def scratch_of(run: Run, n_events: int = 0) -> tuple:
     scratch = k.make_scratch(rules.n_tiles, rules.players, n_events, n_pub, shape.plugins)
     if run.dims is None:
         return scratch, None
-    ss = make_search_scratch(rules.n_tiles, rules.players, *(int(d) for d in run.dims))
+    n_events, nodes, states, bits = (int(d) for d in run.dims)
+    ss = make_search_scratch(rules.n_tiles, rules.players, n_events, nodes, states, bits,
+                             weighted=reads_features(run.lineup.models, run.lineup.infer))
     if run.world_nodes and ss.stack is not None:
         ss.stack.ctl[C_CAP] = run.world_nodes
     return scratch, ss

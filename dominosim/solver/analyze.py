@@ -97,7 +97,7 @@ class _Worlds:
         from ..fast.core.shape import Shape
         from ..fast.search.solve import OBJ_POINTS, OBJ_WIN
         from ..records import max_events
-        from ..strategies.search import position_board, table_states
+        from ..strategies.search import position_board, reads_features, table_states
         from ..strategies.view import view_of
         from ..tiles import tile_id
 
@@ -110,7 +110,9 @@ class _Worlds:
         self.moves[MOVE_SUIT, :len(moves)] = [m.suit for m in moves]
         self.n, self.seat, self.seed = len(moves), seat, np.uint64(mix64(seed))
         self.objectives = np.array([OBJ_WIN, OBJ_POINTS], dtype=np.int64)
-        self.key = key = (rules.n_tiles, rules.players, max_events(rules))
+        weighted = models is not None and reads_features(  # a model reads the features
+            models[0], [int(s == seat) for s in range(rules.players)])
+        self.key = key = (rules.n_tiles, rules.players, max_events(rules), weighted)
         with self._LOCK:
             idle = self._idle.setdefault(key, [])
             self.pool = [idle.pop() for _ in range(min(n_jobs, len(idle)))]
@@ -118,7 +120,7 @@ class _Worlds:
             from ..fast.search.worlds import make_search_scratch
 
             self.pool.append(make_search_scratch(rules.n_tiles, rules.players, max_events(rules),
-                                                 1, table_states(rules), TABLE_BITS))
+                                                 1, table_states(rules), TABLE_BITS, weighted))
         from ..fast.search.solve import C_CAP
         from ..fast.search.worlds import Decision, set_root
         from ..strategies.search import INFER_CANDIDATES

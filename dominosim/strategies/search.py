@@ -144,7 +144,7 @@ class SearchStrategy:
         self.builtin = f"{kind}_omniscient" if omniscient else kind
         self.name = f"{self.builtin}:{self.budget}" + infer_suffix(self.infer)
         self.lineup: tuple[Any, ...] = ()
-        self._scratch: dict[Rules, tuple] = {}
+        self._scratch: dict[tuple[Rules, bool], tuple] = {}
         self._lock = threading.Lock()
 
     def bound(self, lineup: Sequence[Any]) -> SearchStrategy:
@@ -234,19 +234,23 @@ class SearchStrategy:
         """A strategy from its pickle or a copy, with new arrays and lock."""
         self.__dict__.update(state, _scratch={}, _lock=threading.Lock())
 
-    def _arrays(self, rules: Rules) -> tuple:
-        if rules not in self._scratch:
+    def _arrays(self, rules: Rules, weighted: bool = False) -> tuple:
+        """The search's arrays and a public log for ``rules`` (``weighted``: with the table of a
+        weighted model's features), made on first use.
+        """
+        if (rules, weighted) not in self._scratch:
             from ..fast.core.board import PUB_COLS
             from ..fast.search.solve import C_CAP
             from ..fast.search.worlds import make_search_scratch
 
             self.check_bounds(rules)
             ss = make_search_scratch(rules.n_tiles, rules.players, max_events(rules), self.nodes,
-                                     table_states(rules), self.table_bits)
+                                     table_states(rules), self.table_bits, weighted)
             if self.max_nodes is not None:
                 ss.stack.ctl[C_CAP] = self.max_nodes
-            self._scratch[rules] = (ss, np.zeros((max_events(rules), PUB_COLS), dtype=np.int64))
-        return self._scratch[rules]
+            self._scratch[rules, weighted] = (ss, np.zeros((max_events(rules), PUB_COLS),
+                                                           dtype=np.int64))
+        return self._scratch[rules, weighted]
 
     def choose(self, view: SeatView, moves: Sequence[Move], rng: Stream) -> Move:
         """The move whose sampled play-outs score best (the lead under ``opening='any'``: as ``bully``)."""
@@ -267,7 +271,8 @@ class SearchStrategy:
         budget = Budget(KINDS[self.kind], self.omniscient, self.budget)
         state = np.array([rng._state], dtype=np.uint64)
         with self._lock:  # one object's arrays serve one decision at a time (threads share it)
-            ss, pub = self._arrays(rules)
+            infer = [self.infer if s == view.seat else 0 for s in range(rules.players)]
+            ss, pub = self._arrays(rules, reads_features(models, infer))
             board, n_pub = position_board(view, pub, self.omniscient)
             set_models(models, rows, view.seat, self.infer, ss.infer)
             decision = Decision(view.seat, n, move_arr, board, pub, n_pub)
@@ -476,6 +481,20 @@ def model_of(rules: Rules, strategy: Any) -> tuple[int, np.ndarray]:
         return code.code, np.zeros(0)
     player = player_of(strategy) or default_model(rules)
     return S_WEIGHTED, np.append(player.weights_for(rules), player.temperature)
+
+
+def reads_features(models: np.ndarray, infer: Sequence[int]) -> bool:
+    """Whether some seat that infers (``infer[seat] > 0``) models another as a weighted player
+    (``models``, :func:`model_arrays`): its search's kernel then reads the decision features
+    (:func:`dominosim.fast.search.worlds.make_search_scratch`'s ``weighted``).
+
+    >>> reads_features(np.array([4, 7]), [16, 0]), reads_features(np.array([7, 4]), [16, 0])
+    (False, True)
+    """
+    from ..fast.core.params import S_WEIGHTED
+
+    return any(models[s] == S_WEIGHTED and any(infer[o] for o in range(len(infer)) if o != s)
+               for s in range(len(infer)))
 
 
 def model_arrays(rules: Rules, lineup: Sequence[Any]) -> tuple[np.ndarray, np.ndarray]:

@@ -18,7 +18,7 @@ from numba.extending import overload
 _OPTIONS = {"nogil": True, "_nrt": False}  # the callers are cached, these wrappers inside them
 
 
-def _gated(real, default: int, name: str, wanted) -> object:
+def _gated(real, default: float, name: str, wanted) -> object:
     """A stub ``f(x, *args)`` resolved while numba types its caller: ``real(x, *args)`` when
     ``wanted(type of x)``, else a function returning ``default`` (``real`` is then not compiled)."""
 
@@ -42,7 +42,7 @@ def gate(flag: str, real, default: int = 0):
                   lambda shape: getattr(shape.shape, flag))
 
 
-def given(real, default: int = 0):
+def given(real, default: float = 0):
     """A function ``f(x, *args)`` that calls ``real(x, *args)`` when ``x`` is not None, else
     returns ``default`` without compiling ``real``: ``x`` is an optional part of a scratch (the
     solver's stack of a search that does not solve is None)."""

@@ -75,6 +75,7 @@ from ..core.board import (
     make_notes,
     set_word,
 )
+from ..core.gates import given
 from ..core.jit import jit, jit_kernel
 from ..core.params import S_PARTNER, S_RANDOM, S_WEIGHTED
 from ..core.rng import shuffle
@@ -125,7 +126,8 @@ Inference = namedtuple("Inference", ["model", "params", "info", "pub", "replay",
 log (a copy, made when the decision's root is set), the replay's ``Board``, ``Notes`` and an empty
 ``Log``, the slot of every sampled item, a shuffle buffer, the tile drawn at each public event
 (-1: none known), the candidate world, the legal moves, the tiles on the replay's table (a mask)
-and the :class:`ModelTable` a weighted model reads."""
+and the :class:`ModelTable` a weighted model reads (None in the searches whose line-up has no
+weighted model: the features are then not compiled into their kernel, :func:`with_model_table`)."""
 ModelTable = namedtuple("ModelTable", ["board", "notes", "moves", "features"])
 """What a weighted model reads (as the hand's scratch holds them): the replay's ``Board``,
 ``Notes`` and legal moves, and room for one move's features and the moves' scores."""
@@ -135,13 +137,21 @@ ModelTable = namedtuple("ModelTable", ["board", "notes", "moves", "features"])
 def make_inference(t, p, n_events):
     """An :class:`Inference` for ``t`` tiles, ``p`` seats and ``n_events`` public events, off
     (no seat modelled)."""
-    replay, notes, moves = make_board(t, p), make_notes(p), np.zeros((MOVE_ROWS, 2 * t), np.int64)
-    table = ModelTable(replay, notes, moves, np.zeros(N_FEATURES + 2 * t, np.float64))
+    replay = make_board(t, p)
     return Inference(np.full(p, M_NONE, np.int64), np.zeros((p, ROW), np.float64),
                      np.zeros(4, np.int64), np.zeros((max(n_events, 1), PUB_COLS), np.int64),
-                     replay, notes, make_log(0, 0), np.zeros(t, np.int64),
+                     replay, make_notes(p), make_log(0, 0), np.zeros(t, np.int64),
                      np.zeros(t, np.int64), np.zeros(max(n_events, 1), np.int64),
-                     make_board(t, p), moves, np.zeros(replay.hands.shape[1], np.uint64), table)
+                     make_board(t, p), np.zeros((MOVE_ROWS, 2 * t), np.int64),
+                     np.zeros(replay.hands.shape[1], np.uint64), None)
+
+
+def with_model_table(inf: Inference) -> Inference:
+    """``inf`` with the :class:`ModelTable` a weighted model reads (its replay's arrays, and room
+    for the features and the scores), for a search whose line-up has a weighted model."""
+    t = inf.moves.shape[1] // 2
+    return inf._replace(table=ModelTable(inf.replay, inf.notes, inf.moves,
+                                         np.zeros(N_FEATURES + 2 * t, np.float64)))
 
 
 @jit_kernel
@@ -243,9 +253,22 @@ def play_likelihood(core, rp, me, inf, seat, tile, suit):
     if model == M_RANDOM:
         return 1.0 / n
     if model == M_WEIGHTED:
-        complete_replay(core, rp, me, inf)
-        return move_likelihood(inf.params, core, rp, seat, n, k, inf.table)
+        return weighted_play(inf.table, core, rp, me, inf, seat, n, k)
     return 1.0 if best_move(core, rp, model, b, inf.notes, seat, moves, n) == k else 0.0
+
+
+@jit_kernel
+def weighted_likelihood(table, core, rp, me, inf, seat, n, k):
+    """The probability that the weighted model of ``seat`` (``inf.params[seat]``) plays move
+    ``k`` of the ``n`` in the replay's position, its features read on ``table``."""
+    complete_replay(core, rp, me, inf)
+    return move_likelihood(inf.params, core, rp, seat, n, k, table)
+
+
+weighted_play = given(weighted_likelihood, 0.0)
+""":func:`weighted_likelihood` in the searches built with a :class:`ModelTable` (0 elsewhere: a
+weighted model is never set there, since the Python side builds the table whenever the line-up
+has one, :func:`dominosim.fast.search.worlds.make_search_scratch`)."""
 
 
 @jit_kernel

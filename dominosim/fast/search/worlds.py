@@ -40,7 +40,7 @@ from ..core.board import (
 from ..core.jit import jit, jit_kernel
 from ..core.rng import mix64, shuffle
 from .consistent import draw_deal, make_sampler_scratch, prepare
-from .infer import INF_CANDIDATES, copy_public, draw_inferred, make_inference
+from .infer import INF_CANDIDATES, copy_public, draw_inferred, make_inference, with_model_table
 
 STREAM = np.uint64(GAMMA)
 """A decision's streams are spaced by the generator's increment: playout ``k`` of ``mc`` and
@@ -78,17 +78,21 @@ def _search_arrays(t, p, n_events, nodes, states):
 
 
 def make_search_scratch(t: int, p: int, n_events: int, nodes: int, states: int,
-                        table_bits: int = 0) -> SearchScratch:
+                        table_bits: int = 0, weighted: bool = False) -> SearchScratch:
     """A :class:`SearchScratch` for ``t`` tiles, ``p`` seats, a public log of ``n_events`` rows,
     a tree of ``nodes`` nodes, a sampler table of ``states`` states and, when ``table_bits``, a
     solver's stack with a table of ``2**table_bits`` positions (allocated once per block of
-    hands)."""
+    hands); ``weighted``: inference may model a seat as a weighted player (its features' table,
+    :func:`~dominosim.fast.search.infer.with_model_table`; the kernel compiles them only then)."""
     stack = None
     if table_bits:
         from .solve import make_stack
 
         stack = make_stack(t, p, t + 3, table_bits)
-    return SearchScratch(*_search_arrays(t, p, n_events, nodes, states), stack)
+    arrays = _search_arrays(t, p, n_events, nodes, states)
+    if weighted:
+        arrays = (*arrays[:-1], with_model_table(arrays[-1]))
+    return SearchScratch(*arrays, stack)
 
 
 def _nbytes(arrays) -> int:
