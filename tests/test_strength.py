@@ -81,5 +81,19 @@ def test_render_adds_inference_alone_when_its_table_exists(tmp_path):
     strength.render(tmp_path, tmp_path)
     text = (tmp_path / "strength.md").read_text()
     assert "## Inference alone" in text
-    assert "| Draw 2p | 0.745 / 0.718 | +0.027 [+0.011, +0.043] | +0.115 [-0.394, +0.624] |" \
-        in text
+    assert "| Draw 2p | `bully` | 0.745 / 0.718 | +0.027 [+0.011, +0.043] | +0.115 [-0.394, " \
+        "+0.624] |" in text
+
+
+def test_inference_alone_keeps_the_games_and_fields_already_played(tmp_path):
+    """``compute_inference`` plays only the (game, field) pairs its table lacks: with every pair
+    there it plays nothing and returns the table as it was."""
+    rows = [{"game": g, "search": "ismcts:300", "field": f, "deals": 2000, "seed": 23,
+             "gain": 0.01 * i, "ci_low": 0.0, "ci_high": 0.1, "points_gain": 0.0,
+             "points_low": 0.0, "points_high": 0.0, "win_rate_with": 0.5,
+             "win_rate_without": 0.5, "seconds": 1.0}
+            for i, (g, f) in enumerate((g, f) for g in ("block", "draw")
+                                       for f in strength.INFER_FIELDS)]
+    pd.DataFrame(rows).to_csv(tmp_path / "strength_inference.csv", index=False)
+    table = strength.compute_inference(tmp_path, ["block", "draw"])
+    pd.testing.assert_frame_equal(table, pd.DataFrame(rows))

@@ -27,6 +27,7 @@ from __future__ import annotations
 import argparse
 import math
 import time
+from collections.abc import Sequence
 from itertools import combinations
 from pathlib import Path
 from typing import Any
@@ -60,9 +61,10 @@ PIMC_DEALS = {"block": 100, "draw": 200}
 """Deals per pair of ``pimc:50`` (about a second per Block 4p hand on one core)."""
 SPEED_HANDS = {"fast": 20_000, "mc:100": 400, "ismcts:1000": 200, "pimc:50": 6, CEILING: 200}
 """Hands played by every seat of a player to time its decisions."""
-INFER_SEARCH, INFER_FIELD, INFER_DEALS, INFER_SEED = "ismcts:300", "bully", 2000, 23
-"""Inference alone (``--inference``): the search with and without ``+infer``, each against the
-field on the same duplicate deals (the seed of ``benchmarks/bench_best.py``'s runs)."""
+INFER_SEARCH, INFER_FIELDS, INFER_DEALS, INFER_SEED = "ismcts:300", ("bully", "ismcts:300"), 2000, 23
+"""Inference alone (``--inference``): the search with and without ``+infer``, each against a
+field on the same duplicate deals (the seed of ``benchmarks/bench_best.py``'s runs): ``bully``
+(modelled as itself) and the same search (modelled as the learned player's softmax policy)."""
 
 
 def _paired(values: np.ndarray) -> tuple[float, float, float]:
@@ -72,23 +74,28 @@ def _paired(values: np.ndarray) -> tuple[float, float, float]:
     return mean, low, high
 
 
-def compute_inference(data: Path, games: list[str]) -> pd.DataFrame:
-    """Inference alone in each game: ``S+infer`` and ``S`` against the same field on the same
-    deals, paired deal by deal; written to ``data/strength_inference.csv``.
+def compute_inference(data: Path, games: list[str],
+                      fields: Sequence[str] = INFER_FIELDS) -> pd.DataFrame:
+    """Inference alone in each game and against each field: ``S+infer`` and ``S`` against the
+    same field on the same deals, paired deal by deal; added to ``data/strength_inference.csv``
+    (a game and field already there is kept, not played again).
     """
+    path = data / "strength_inference.csv"
+    old = pd.read_csv(path) if path.exists() else pd.DataFrame(columns=["game", "field"])
+    done = set(zip(old["game"], old["field"], strict=True))
     rows = []
-    for game in games:
+    for game, field in ((g, f) for f in fields for g in games if (g, f) not in done):
         rules = TUNED_RULES[game]
         t = time.perf_counter()
         runs = []
         for s in (f"{INFER_SEARCH}+infer", INFER_SEARCH):
-            deals = compare(rules, s, INFER_FIELD, n_deals=INFER_DEALS, seed=INFER_SEED,
+            deals = compare(rules, s, field, n_deals=INFER_DEALS, seed=INFER_SEED,
                             keep_deals=True, n_jobs=1, progress=False).deals
             assert deals is not None  # kept: keep_deals=True
             runs.append(deals)
         win = runs[0]["win_rate_a"].to_numpy() - runs[1]["win_rate_a"].to_numpy()
         points = runs[0]["points_a"].to_numpy() - runs[1]["points_a"].to_numpy()
-        rows.append({"game": game, "search": INFER_SEARCH, "field": INFER_FIELD,
+        rows.append({"game": game, "search": INFER_SEARCH, "field": field,
                      "deals": INFER_DEALS, "seed": INFER_SEED,
                      **dict(zip(("gain", "ci_low", "ci_high"), _paired(win), strict=True)),
                      **dict(zip(("points_gain", "points_low", "points_high"), _paired(points),
@@ -97,9 +104,10 @@ def compute_inference(data: Path, games: list[str]) -> pd.DataFrame:
                      "win_rate_without": float(runs[1]["win_rate_a"].mean()),
                      "seconds": time.perf_counter() - t})
         print(rows[-1], flush=True)
-    table = pd.DataFrame(rows)
-    table.to_csv(data / "strength_inference.csv", index=False)
-    return table
+        table = pd.concat([old, pd.DataFrame(rows)], ignore_index=True) if len(old) else \
+            pd.DataFrame(rows)
+        table.to_csv(path, index=False)  # after every game and field: nothing played is lost
+    return pd.read_csv(path)
 
 
 def _inference_section(data: Path) -> list[str]:
@@ -110,17 +118,18 @@ def _inference_section(data: Path) -> list[str]:
     t = pd.read_csv(path)
     lines = ["", "## Inference alone", "",
              f"The same search with and without inference (`{INFER_SEARCH}+infer` and "
-             f"`{INFER_SEARCH}`), each against `{INFER_FIELD}` at every other seat on the same "
+             f"`{INFER_SEARCH}`), each against a field at every other seat on the same "
              f"{INFER_DEALS:,} duplicate deals of seed {INFER_SEED}, paired deal by deal (a deal's "
              "result: the mean over the two seatings); 95% intervals. `+infer` weighs the sampled "
-             "worlds by how likely every past play of each modelled seat was under its known "
-             "strategy (here `bully`, a line-up being public in a simulation; the README's "
-             "\"Inference\"). Regenerate with `python -m dominosim.report.strength "
-             "--inference`.", "",
-             "| game | win rate with / without | gain in win rate [95% CI] | gain in points "
-             "[95% CI] |", "|---|---|---|---|"]
+             "worlds by how likely every past play of each other seat was under a model of its "
+             "play (the README's \"Inference\"): against `bully` its known strategy (a line-up "
+             "being public in a simulation); against a search, which cannot be replayed, the "
+             "shipped learned player's softmax policy at its fitted temperature. Regenerate with "
+             "`python -m dominosim.report.strength --inference`.", "",
+             "| game | field | win rate with / without | gain in win rate [95% CI] | gain in "
+             "points [95% CI] |", "|---|---|---|---|---|"]
     for _, r in t.iterrows():
-        lines.append(f"| {GAMES[r['game']]} | {r['win_rate_with']:.3f} / "
+        lines.append(f"| {GAMES[r['game']]} | `{r['field']}` | {r['win_rate_with']:.3f} / "
                      f"{r['win_rate_without']:.3f} | {r['gain']:+.3f} [{r['ci_low']:+.3f}, "
                      f"{r['ci_high']:+.3f}] | {r['points_gain']:+.3f} [{r['points_low']:+.3f}, "
                      f"{r['points_high']:+.3f}] |")
