@@ -26,8 +26,9 @@ not time: a stall on a spilled register or a mispredicted branch costs more than
 instruction, so a slowdown in time with level counts lies there.
 
 Valgrind shows the code a CPU of its own, so the kernels are compiled for a named CPU, numba's
-``generic`` unless ``--cpu`` says otherwise (``NUMBA_CPU_NAME``; one whose instructions Valgrind
-knows: ``haswell`` or ``znver3``, not an AVX-512 CPU), in a cache of the script's own per checkout
+``generic`` unless ``--cpu`` says otherwise (``NUMBA_CPU_NAME``, with the features of that CPU less
+AVX-512, which Valgrind does not know, in ``NUMBA_CPU_FEATURES``: numba would take the host's
+otherwise, and the code would differ inside Valgrind), in a cache of the script's own per checkout
 and CPU, emptied first: a first run outside Valgrind compiles them, and both runs under Valgrind
 load them (compiling under Valgrind takes several minutes). The same CPU for every checkout.
 Needs ``valgrind`` on the PATH.
@@ -77,8 +78,10 @@ with open(sys.argv[2], "w") as f:
 def environment(root: str, cpu: str) -> dict[str, str]:
     """The child's environment: the checkout, one thread, kernels for ``cpu`` in a cache of their
     own."""
+    features = "" if cpu == "generic" else "-avx512f"  # the CPU's own, not the host's
     return dict(os.environ, PYTHONPATH=root, NUMBA_NUM_THREADS="1", NUMBA_CPU_NAME=cpu,
-                NUMBA_CACHE_DIR=str(cache(root, cpu)), PYTHONHASHSEED="0")
+                NUMBA_CPU_FEATURES=features, NUMBA_CACHE_DIR=str(cache(root, cpu)),
+                PYTHONHASHSEED="0")
 
 
 def cache(root: str, cpu: str) -> Path:
