@@ -1,21 +1,36 @@
-"""Instructions and data references per hand of two or more checkouts, counted by Valgrind.
+"""Instructions per hand of two or more checkouts, counted by Valgrind, for the compiled kernels alone.
 
 Run ``python benchmarks/count_versions.py OLD NEW [MORE ...] --case 1`` where each argument is the
 root of a checkout, as for ``bench_versions.py`` (the case numbers are its ``CASES``). Timings on
-this shared 2-core machine spread by 10 to 20% between rounds; these counts spread less, but
-not nil: the same code counted 6,617, 6,686 and 7,004 instructions a hand in three runs of Draw
-2p (the Python side of a run does not repeat to the instruction), so only changes well above 5%
-show in one run. For each checkout, Valgrind's ``cachegrind`` runs the case's child twice,
-once with no hands timed and once with ``--hands``, and the difference divided by the hands is
-what one hand costs: instructions, data reads and writes (``--cache-sim=yes``: first-level data
-misses too). It counts work, not time: a stall on a spilled register or a mispredicted branch
-costs more than its one instruction, so a slowdown in time with level counts lies there.
+this shared 2-core machine spread by 10 to 20% between rounds; these counts do not. For each
+checkout, Valgrind's ``callgrind`` runs the case's child twice, once with no hands counted and once
+with ``--hands``, and the difference divided by the hands is what one hand costs.
 
-Valgrind shows the code a CPU of its own, so the kernels are compiled for numba's ``generic``
-CPU (``NUMBA_CPU_NAME=generic``, in a cache of the script's own per checkout): a first run
-outside Valgrind compiles them (after ``dominosim cache --clear`` there: a cache built from other
-sources is refused, not reused), and both runs under Valgrind load them (compiling under Valgrind
-takes several minutes). The counts are of that generic code, the same for every checkout.
+Two figures come out of each run:
+
+- the **compiled kernels'** instructions, which repeat exactly between runs (the same machine code
+  on the same seeded hands). At the end of each run the child writes the start address of every
+  compiled function numba loaded for it (each overload's ``library``: every function its linked
+  module defines, located with ``library.get_pointer_to_function``), and callgrind's cost of each
+  of those functions (code with no symbol is a function named by the address it is entered at) is
+  read from its output. A second table gives the count of each kernel (``driver.sums_of`` is the
+  hand loop with every ``inline="always"`` helper inside it; the kernels LLVM did not inline into
+  it, ``turn.score`` for instance, are their own lines);
+- the **whole process's** instructions, which do not repeat to the instruction: the Python side of
+  a run differs between runs (the same code counted 6,617, 6,686 and 7,004 instructions a hand in
+  three runs of Draw 2p), so only changes well above 5% show in them.
+
+With ``--data`` callgrind simulates the caches too (about twice as long) and the kernels' data
+reads and writes per hand are given as well (a spilled register is one of each). It counts work,
+not time: a stall on a spilled register or a mispredicted branch costs more than its one
+instruction, so a slowdown in time with level counts lies there.
+
+Valgrind shows the code a CPU of its own, so the kernels are compiled for a named CPU, numba's
+``generic`` unless ``--cpu`` says otherwise (``NUMBA_CPU_NAME``, with the features of that CPU less
+AVX-512, which Valgrind does not know, in ``NUMBA_CPU_FEATURES``: numba would take the host's
+otherwise, and the code would differ inside Valgrind), in a cache of the script's own per checkout
+and CPU, emptied first: a first run outside Valgrind compiles them, and both runs under Valgrind
+load them (compiling under Valgrind takes several minutes). The same CPU for every checkout.
 Needs ``valgrind`` on the PATH.
 """
 
@@ -37,44 +52,114 @@ from bench_versions import CASES
 CHILD = """
 import json, sys
 import dominosim as ds
+from numba.core.dispatcher import Dispatcher
 preset, players, strategy, n, keep = json.loads(sys.argv[1])
 rules = ds.Rules.preset(preset, players=players)
 ds.simulate(rules, strategy, 1000, seed=7, n_jobs=1, keep=keep)  # compiles or loads the kernel
 if n:
     ds.simulate(rules, strategy, n, seed=1, n_jobs=1, keep=keep)
+starts = {}
+for name, module in list(sys.modules.items()):
+    if name.split(".")[0] == "dominosim":
+        for obj in list(vars(module).values()):
+            if isinstance(obj, Dispatcher):
+                for result in obj.overloads.values():
+                    library = result.library
+                    for fn in (library._shared_module or library._final_module).functions:
+                        address = 0 if fn.is_declaration else \\
+                            library.get_pointer_to_function(fn.name)
+                        if address:
+                            starts.setdefault(address, fn.name)
+with open(sys.argv[2], "w") as f:
+    json.dump(starts, f)
 """
 
-FIELDS = {"I": r"I\s+refs:\s+([\d,]+)", "D": r"D\s+refs:\s+[\d,]+\s+\(\s*([\d,]+) rd\s+\+\s+([\d,]+) wr",
-          "D1": r"D1\s+misses:\s+([\d,]+)"}
+
+def environment(root: str, cpu: str) -> dict[str, str]:
+    """The child's environment: the checkout, one thread, kernels for ``cpu`` in a cache of their
+    own."""
+    features = "" if cpu == "generic" else "-avx512f"  # the CPU's own, not the host's
+    return dict(os.environ, PYTHONPATH=root, NUMBA_NUM_THREADS="1", NUMBA_CPU_NAME=cpu,
+                NUMBA_CPU_FEATURES=features, NUMBA_CACHE_DIR=str(cache(root, cpu)),
+                PYTHONHASHSEED="0")
 
 
-def environment(root: str) -> dict[str, str]:
-    """The child's environment: the checkout, one thread, generic kernels in a cache of its own."""
-    digest = hashlib.sha256(str(Path(root).resolve()).encode()).hexdigest()[:12]
-    cache = Path(tempfile.gettempdir()) / f"count_versions_{digest}"
-    return dict(os.environ, PYTHONPATH=root, NUMBA_NUM_THREADS="1", NUMBA_CACHE_DIR=str(cache),
-                NUMBA_CPU_NAME="generic", PYTHONHASHSEED="0")
+def cache(root: str, cpu: str) -> Path:
+    """The numba cache of this script for the checkout at ``root`` and code for ``cpu``."""
+    digest = hashlib.sha256(f"{Path(root).resolve()} {cpu}".encode()).hexdigest()[:12]
+    return Path(tempfile.gettempdir()) / f"count_versions_{digest}"
 
 
-def child(case: tuple, hands: int) -> list[str]:
-    """The child's command line: ``case`` played for ``hands`` after its warm-up."""
+def child(case: tuple, hands: int, starts: str) -> list[str]:
+    """The child's command line: ``case`` played for ``hands`` after its warm-up, the compiled
+    functions' addresses written to the file ``starts``."""
     _, preset, players, strategy, _, keep = case
     return [os.path.realpath(sys.executable), "-c", CHILD,
-            json.dumps([preset, players, strategy, hands, keep])]
+            json.dumps([preset, players, strategy, hands, keep]), starts]
 
 
-def counts(root: str, case: tuple, hands: int) -> dict[str, int]:
-    """Valgrind's totals for the child of ``case`` playing ``hands`` after its warm-up."""
-    env = environment(root)
+def short(symbol: str) -> str:
+    """``module.function`` of a numba symbol (``_ZN9dominosim4fast4core4turn5scoreB4v119...`` is
+    ``turn.score``), marked ``(cpython)`` or ``(cfunc)`` for numba's wrappers."""
+    wrapper = " (cfunc)" if symbol.startswith("cfunc.") else ""
+    symbol = symbol.removeprefix("cfunc.")
+    if not symbol.startswith("_ZN"):
+        return symbol + wrapper
+    parts, i = [], 3
+    while (m := re.match(r"\d+", symbol[i:])) is not None:
+        size = int(m.group())
+        i += len(m.group())
+        parts.append(symbol[i:i + size])
+        i += size
+    if parts and parts[0] == "cpython":
+        wrapper = " (cpython)"
+    return ".".join(parts[-2:]) + wrapper
+
+
+def read_callgrind(path: str) -> tuple[dict[str, int], dict[str, dict[str, int]]]:
+    """Callgrind's totals and the self cost of each function (its name as callgrind wrote it, a
+    hexadecimal address for code with no symbol), each as ``{event: count}``."""
+    events: list[str] = []
+    totals: dict[str, int] = {}
+    cost: dict[str, list[int]] = {}
+    fn, skip = "", False
+    with open(path) as f:
+        for line in f:
+            if skip:  # the line after ``calls=`` is the call's inclusive cost
+                skip = False
+            elif line[:1].isdigit() or line[:1] in "+-*":
+                acc = cost.setdefault(fn, [0] * len(events))
+                for k, x in enumerate(line.split()[1:]):
+                    acc[k] += int(x)
+            elif line.startswith("fn="):
+                fn = line[3:].strip().split("'")[0]  # ``'2``: a recursion level of the same code
+            elif line.startswith("calls="):
+                skip = True
+            elif line.startswith("events:"):
+                events = line.split()[1:]
+            elif line.startswith("summary:"):
+                totals = dict(zip(events, map(int, line.split()[1:]), strict=True))
+    return totals, {name: dict(zip(events, c, strict=True)) for name, c in cost.items()}
+
+
+def counts(root: str, case: tuple, hands: int, data: bool, cpu: str) -> tuple[dict, dict]:
+    """Callgrind's totals for the child of ``case`` playing ``hands`` after its warm-up, and the
+    counts of each compiled kernel (by :func:`short` name, the overloads of a name summed)."""
     with tempfile.TemporaryDirectory() as tmp:
-        out = subprocess.run(["valgrind", "--tool=cachegrind", "--cache-sim=yes",
-                              f"--cachegrind-out-file={tmp}/cg.out", *child(case, hands)],
-                             env=env, cwd=root, capture_output=True, text=True, check=True)
-    text = out.stderr
-    i = int(re.search(FIELDS["I"], text).group(1).replace(",", ""))
-    rd, wr = (int(g.replace(",", "")) for g in re.search(FIELDS["D"], text).groups())
-    d1 = int(re.search(FIELDS["D1"], text).group(1).replace(",", ""))
-    return {"instructions": i, "reads": rd, "writes": wr, "D1 misses": d1}
+        subprocess.run(["valgrind", "--tool=callgrind", f"--cache-sim={'yes' if data else 'no'}",
+                        "--compress-strings=no", "--compress-pos=no",
+                        f"--callgrind-out-file={tmp}/cg.out", *child(case, hands, f"{tmp}/s.json")],
+                       env=environment(root, cpu), cwd=root, capture_output=True, text=True, check=True)
+        totals, cost = read_callgrind(f"{tmp}/cg.out")
+        with open(f"{tmp}/s.json") as f:
+            starts = {int(a): name for a, name in json.load(f).items()}
+    kernels: dict[str, dict[str, int]] = {}
+    for fn, c in cost.items():
+        if fn.startswith("0x") and int(fn, 16) in starts:
+            acc = kernels.setdefault(short(starts[int(fn, 16)]), dict.fromkeys(c, 0))
+            for k, x in c.items():
+                acc[k] += x
+    return totals, kernels
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -82,30 +167,47 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("roots", nargs="+", help="roots of the checkouts, the baseline first")
     parser.add_argument("--case", type=int, default=1, help="a case of bench_versions.py (1)")
-    parser.add_argument("--hands", type=int, default=200_000, help="hands counted (200,000)")
+    parser.add_argument("--hands", type=int, default=100_000, help="hands counted (100,000)")
+    parser.add_argument("--data", action="store_true",
+                        help="count the kernels' data reads and writes too (twice as long)")
+    parser.add_argument("--cpu", default="generic",
+                        help="the CPU the kernels are compiled for (numba's generic; one whose "
+                             "instructions Valgrind knows, e.g. haswell or znver3)")
     args = parser.parse_args(argv)
     if shutil.which("valgrind") is None:
         sys.exit("count_versions.py needs valgrind on the PATH (apt install valgrind).")
     case = CASES[args.case]
-    print(f"{case[0]}, {args.hands:,} hands, per hand:\n")
-    print("| checkout | instructions | data reads | data writes | D1 misses | ratio to the first |")
-    print("|---|---:|---:|---:|---:|---|")
-    first = None
+    events = ("Ir", "Dr", "Dw") if args.data else ("Ir",)
+    per_kernel: list[dict[str, dict[str, float]]] = []
+    print(f"{case[0]}, {args.hands:,} hands, code for the `{args.cpu}` CPU, per hand:\n")
+    print("| checkout | compiled kernels: instructions" + (" | reads | writes" if args.data else "")
+          + " | ratio to the first | whole process: instructions (not exact) | ratio |")
+    print("|---|" + "---:|" * (len(events) + 3))
+    first: tuple[float, float] | None = None
     for root in args.roots:
-        # a cache built from other sources is refused, not reused: clear it, then fill it
-        subprocess.run([sys.executable, "-m", "dominosim", "cache", "--clear"],
-                       env=environment(root), cwd=root, check=True, capture_output=True)
-        subprocess.run(child(case, 0), env=environment(root), cwd=root,
+        shutil.rmtree(cache(root, args.cpu), ignore_errors=True)  # built from other sources?
+        subprocess.run(child(case, 0, os.devnull), env=environment(root, args.cpu), cwd=root,
                        check=True)  # compiles, outside Valgrind
-        base = counts(root, case, 0)
-        full = counts(root, case, args.hands)
-        per = {k: (full[k] - base[k]) / args.hands for k in full}
-        first = first or per
-        ratio = ", ".join(f"{per[k] / first[k]:.3f}" if first[k] else "-"
-                          for k in ("instructions", "reads", "writes"))
-        print(f"| `{root}` | {per['instructions']:,.1f} | {per['reads']:,.1f} | "
-              f"{per['writes']:,.1f} | {per['D1 misses']:,.2f} | {ratio} |", flush=True)
-    print(json.dumps({"case": case[0], "hands": args.hands}))
+        base_totals, base = counts(root, case, 0, args.data, args.cpu)
+        full_totals, full = counts(root, case, args.hands, args.data, args.cpu)
+        kernels = {name: {e: (c[e] - base.get(name, {}).get(e, 0)) / args.hands for e in events}
+                   for name, c in full.items()}
+        per_kernel.append(kernels)
+        compiled = [sum(k[e] for k in kernels.values()) for e in events]
+        whole = (full_totals["Ir"] - base_totals["Ir"]) / args.hands
+        first = first or (compiled[0], whole)
+        print(f"| `{root}` | " + " | ".join(f"{x:,.1f}" for x in compiled)
+              + f" | {compiled[0] / first[0]:.4f} | {whole:,.1f} | {whole / first[1]:.3f} |",
+              flush=True)
+    names = sorted({n for k in per_kernel for n in k},
+                   key=lambda n: -max(k.get(n, {}).get("Ir", 0) for k in per_kernel))
+    print("\n| kernel (instructions a hand) | " + " | ".join(f"`{r}`" for r in args.roots) + " |")
+    print("|---|" + "---:|" * len(args.roots))
+    for name in names:
+        cells = [k[name]["Ir"] if name in k else 0.0 for k in per_kernel]
+        if any(c >= 0.05 for c in cells):
+            print(f"| `{name}` | " + " | ".join(f"{c:,.2f}" for c in cells) + " |")
+    print(json.dumps({"case": case[0], "hands": args.hands, "cpu": args.cpu}))
 
 
 if __name__ == "__main__":

@@ -124,10 +124,11 @@ def may_draw(rp, drawable, drew):
 @jit_kernel
 def rule_status(rp, pips):
     """``OK`` when every enumerated rule code of ``rp`` has its decider here, else ``ERR_RULE``
-    (``pips``: any array of a pip count per seat, to ask the scoring rule)."""
+    (``pips``: any array of a pip count per seat, to ask the scoring rule through :func:`score`,
+    which the kernels call anyway, so that :func:`points` is compiled into it alone)."""
     if leads_any(rp) == UNDECIDED or team_out(rp) == UNDECIDED:
         return ERR_RULE
-    if may_draw(rp, 0, False) == UNDECIDED or points(rp, pips, 0, 0) == UNDECIDED:
+    if may_draw(rp, 0, False) == UNDECIDED or score(rp, pips, 0)[1] == UNDECIDED:
         return ERR_RULE
     return OK
 
@@ -453,7 +454,7 @@ def goes_out(rp, counts, seat):
     return team_out(rp) != 1 or counts[partner_of(rp, seat)] == 0
 
 
-@jit_kernel
+@jit_helper
 def lowest_sides(rp, pips):
     """Mask of the sides with the fewest pips left (a partnership's two hands summed): in a
     blocked hand the one side that wins, or the two or more that tie."""
@@ -470,7 +471,9 @@ def lowest_sides(rp, pips):
 @jit_kernel
 def score(rp, pips, out_seat):
     """``(winning_side, points)`` of a finished hand, as :func:`dominosim.reference.game.score`
-    (a tie: ``(-1, 0)``); a blocked hand's winner is :func:`lowest_sides`."""
+    (a tie: ``(-1, 0)``); a blocked hand's winner is :func:`lowest_sides`. Both it and
+    :func:`points` are inlined here (one compiled function, as the scoring was before it was
+    split: each call passed the rules' fifteen fields by value)."""
     if out_seat >= 0:
         winner = side_of(rp, out_seat)
     else:
@@ -484,7 +487,7 @@ def score(rp, pips, out_seat):
     return winner, points(rp, pips, winner, out_seat)
 
 
-@jit_kernel
+@jit_helper
 def points(rp, pips, winner, out_seat):
     """The ``scoring`` rule: the points ``winner`` scores from the pips left (``game``: 1;
     ``spots``: the losers' pips, less the winner side's own in a blocked hand; ``balance``: from
