@@ -8,7 +8,8 @@
 ``infer`` plays ``S+infer`` and ``S`` each against the same ``field`` on the same duplicate deals
 (``ds.compare(..., keep_deals=True)``) and pairs the two deal by deal: the gain of inference
 alone, with its 95% interval. ``versus`` is ``ds.compare(a, b)``. ``speed`` times every decision
-of ``a`` (the search's compiled call, through the reference engine) against ``random``, in CPU
+of ``a`` (the search's compiled call, through the reference engine) against ``field`` at the odd
+seats (``speed``'s default ``random``), in CPU
 time of the deciding thread (one core; a loaded machine slows the clock, not this). Each
 runs in Block double-six 4p in partnership (7 tiles each) and in Draw double-six 2p (``--games``
 picks one), on one core (``n_jobs=1``) unless ``--jobs`` says otherwise.
@@ -82,13 +83,14 @@ class Timed:
 def speed(args: argparse.Namespace) -> None:
     for game, rules in games(args):
         timed = Timed(resolve_search(args.a))
-        lineup = [timed if s % 2 == 0 else "random" for s in range(rules.players)]
+        lineup = [timed if s % 2 == 0 else args.field for s in range(rules.players)]
         timed.search = timed.search.bound(lineup)  # its models of the others, for inference
         ds.simulate(rules, lineup, n_hands=1, seed=args.seed, engine="reference")  # compile
         timed.times.clear()
         ds.simulate(rules, lineup, n_hands=args.hands, seed=args.seed, engine="reference")
         ms = 1000 * np.array(timed.times)
-        print(f"{game}: {timed.name}, {len(ms)} decisions in {args.hands} hands against random: "
+        print(f"{game}: {timed.name}, {len(ms)} decisions in {args.hands} hands against "
+              f"{args.field}: "
               f"median {np.median(ms):.1f} ms of CPU, 90th percentile {np.percentile(ms, 90):.1f} ms, "
               f"worst {ms.max():.1f} ms")
 
@@ -97,7 +99,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("what", choices=["infer", "versus", "speed"])
     parser.add_argument("--search", default="pimc:20")
-    parser.add_argument("--field", default="bully")
+    parser.add_argument("--field", default=None,
+                        help="the other seats' strategy (default: bully for infer, random for "
+                             "speed)")
     parser.add_argument("--a", default="best")
     parser.add_argument("--b", default="ismcts:1000")
     parser.add_argument("--deals", type=int, default=200)
@@ -107,6 +111,8 @@ def main() -> None:
     parser.add_argument("--games", nargs="+", choices=sorted(GAMES), default=list(GAMES),
                         help="the games to play (default: both)")
     args = parser.parse_args()
+    if args.field is None:
+        args.field = "random" if args.what == "speed" else "bully"
     {"infer": infer, "versus": versus, "speed": speed}[args.what](args)
 
 
