@@ -466,8 +466,8 @@ def model_of(rules: Rules, strategy: Any) -> tuple[int, np.ndarray]:
     >>> model_of(rules, "bully")[0], model_of(rules, None)[0]
     (1, -1)
     >>> code, row = model_of(rules, "ismcts:1000")
-    >>> code == model_of(rules, "learned")[0], row[-1] > 0, model_of(rules, "learned")[1][-1]
-    (True, True, 0.0)
+    >>> code == model_of(rules, "learned")[0], float(row[-1]), float(model_of(rules, "learned")[1][-1])
+    (True, 1.0816, 0.0)
     """
     from ..fast.core.params import S_WEIGHTED
     from .registry import STRATEGY_CODES
@@ -488,8 +488,10 @@ def reads_features(models: np.ndarray, infer: Sequence[int]) -> bool:
     (``models``, :func:`model_arrays`): its search's kernel then reads the decision features
     (:func:`dominosim.fast.search.worlds.make_search_scratch`'s ``weighted``).
 
-    >>> reads_features(np.array([4, 7]), [16, 0]), reads_features(np.array([7, 4]), [16, 0])
-    (False, True)
+    >>> from dominosim.fast.core.params import S_BULLY, S_WEIGHTED
+    >>> models = np.array([S_BULLY, S_WEIGHTED])  # seat 0 plays bully, seat 1 a weighted player
+    >>> reads_features(models, [16, 0]), reads_features(models, [0, 16])  # who infers
+    (True, False)
     """
     from ..fast.core.params import S_WEIGHTED
 
