@@ -144,10 +144,7 @@ def best_move(vector: np.ndarray, view: SeatView, moves: Sequence[Move],
         return moves[scores.index(top)]
     if rng is None:
         raise refuse("rng", f"the seat's random stream at temperature {temperature}", rng)
-    total = 0.0
-    for score in scores:
-        total += math.exp((score - top) / temperature)
-    target = rng.uniform() * total
+    target = rng.uniform() * _softmax_total(scores, top, temperature)
     running = 0.0
     for move, score in zip(moves, scores, strict=True):
         running += math.exp((score - top) / temperature)
@@ -181,10 +178,17 @@ def move_probability(vector: np.ndarray, view: SeatView, moves: Sequence[Move], 
         return 1.0 if best_move(vector, view, moves) == moves[k] else 0.0
     scores = [move_score(vector, view, move) for move in moves]
     top = max(scores)
+    return math.exp((scores[k] - top) / temperature) / _softmax_total(scores, top, temperature)
+
+
+def _softmax_total(scores: Sequence[float], top: float, temperature: float) -> float:
+    """The sum of ``exp((score - top) / temperature)`` over ``scores`` in canonical order (as
+    :func:`dominosim.fast.players.weighted.softmax_total` sums).
+    """
     total = 0.0
     for score in scores:
         total += math.exp((score - top) / temperature)
-    return math.exp((scores[k] - top) / temperature) / total
+    return total
 
 
 def check_temperature(temperature: Any) -> float:
