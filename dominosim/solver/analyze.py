@@ -130,7 +130,8 @@ class _Worlds:
             ss.stack.ctl[C_CAP] = max_nodes
         from ..fast.search.infer import set_models
 
-        codes, rows = models or (np.full(rules.players, -1, dtype=np.int64), np.zeros((1, 0)))
+        codes, rows = models or (np.full(rules.players, -1, dtype=np.int64),
+                                 np.zeros((rules.players, 0)))
         for ss in self.pool:
             set_models(codes, rows, seat, INFER_CANDIDATES, ss.infer)
         self.decision = Decision(seat, self.n, self.moves, self.board, self.pub, self.n_pub)
@@ -437,20 +438,17 @@ def _models(rules: Any, inference: Any) -> tuple[np.ndarray, np.ndarray] | None:
 
     if inference is None:
         return None
-    single = not isinstance(inference, (list, tuple))
-    seats = [inference] * rules.players if single else list(inference) \
-        if len(inference) == rules.players else None
     allowed = (f"None, a strategy or one per seat ({rules.players}: None, 'random', a style such "
                "as 'bully', 'learned', a search such as 'ismcts:1000', a ds.Weighted player)")
-    if seats is None:
+    single = not isinstance(inference, (list, tuple))
+    if not single and len(inference) != rules.players:
         raise refuse("inference", allowed, inference)
-    for s in seats:
-        try:
-            if s is not None:
-                resolve(s)
-        except ValueError:
-            raise refuse("inference", allowed, inference) from None
-    return model_arrays(rules, seats)
+    try:  # each entry resolved once (a "file:" player is read once)
+        resolved = [None if s is None else resolve(s)
+                    for s in ([inference] if single else inference)]
+    except ValueError:
+        raise refuse("inference", allowed, inference) from None
+    return model_arrays(rules, resolved * rules.players if single else resolved)
 
 
 def _interval(values: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
