@@ -145,6 +145,7 @@ class SearchStrategy:
         self.name = f"{self.builtin}:{self.budget}" + infer_suffix(self.infer)
         self.lineup: tuple[Any, ...] = ()
         self._scratch: dict[tuple[Rules, bool], tuple] = {}
+        self._models: dict[Rules, tuple[np.ndarray, np.ndarray]] = {}
         self._lock = threading.Lock()
 
     def bound(self, lineup: Sequence[Any]) -> SearchStrategy:
@@ -225,14 +226,15 @@ class SearchStrategy:
         return f"SearchStrategy({self.name!r})"
 
     def __getstate__(self) -> dict:
-        """What a pickle or a copy keeps: the strategy, not its arrays (rebuilt on first use) or
-        its lock.
+        """What a pickle or a copy keeps: the strategy, not its arrays and models (rebuilt on
+        first use) or its lock.
         """
-        return {k: v for k, v in self.__dict__.items() if k not in ("_scratch", "_lock")}
+        return {k: v for k, v in self.__dict__.items()
+                if k not in ("_scratch", "_models", "_lock")}
 
     def __setstate__(self, state: dict) -> None:
-        """A strategy from its pickle or a copy, with new arrays and lock."""
-        self.__dict__.update(state, _scratch={}, _lock=threading.Lock())
+        """A strategy from its pickle or a copy, with new arrays, models and lock."""
+        self.__dict__.update(state, _scratch={}, _models={}, _lock=threading.Lock())
 
     def _arrays(self, rules: Rules, weighted: bool = False) -> tuple:
         """The search's arrays and a public log for ``rules`` (``weighted``: with the table of a
@@ -267,7 +269,9 @@ class SearchStrategy:
         move_arr = np.zeros((MOVE_ROWS, 2 * rules.n_tiles), dtype=np.int64)
         move_arr[MOVE_TILE, :n] = [tile_id(m.tile) for m in moves]
         move_arr[MOVE_SUIT, :n] = [m.suit for m in moves]
-        models, rows = model_arrays(rules, self.lineup or [None] * rules.players)
+        if rules not in self._models:  # its line-up's models, once per rules (about 30 us)
+            self._models[rules] = model_arrays(rules, self.lineup or [None] * rules.players)
+        models, rows = self._models[rules]
         budget = Budget(KINDS[self.kind], self.omniscient, self.budget)
         state = np.array([rng._state], dtype=np.uint64)
         with self._lock:  # one object's arrays serve one decision at a time (threads share it)
