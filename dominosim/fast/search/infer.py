@@ -77,7 +77,7 @@ from ..core.board import (
 )
 from ..core.gates import given
 from ..core.jit import jit, jit_kernel
-from ..core.params import S_PARTNER, S_RANDOM, S_WEIGHTED
+from ..core.params import S_RANDOM, S_WEIGHTED
 from ..core.rng import shuffle
 from ..core.styles import best_move, heaviest_lead
 from ..core.turn import (
@@ -108,8 +108,6 @@ M_NONE = -1
 """A seat not modelled: every hidden history of it is equally likely (the uniform worlds)."""
 M_RANDOM = S_RANDOM
 """A seat modelled as uniform over its legal moves (the ``random`` strategy)."""
-M_STYLES = S_PARTNER
-"""The deterministic styles' models are their strategy codes, ``S_BULLY`` to ``S_PARTNER``."""
 M_WEIGHTED = S_WEIGHTED
 """A seat modelled as a weighted player (``params[s]``: its weights, then its temperature)."""
 INF_CANDIDATES, INF_PUB, INF_MISSES, INF_WORLDS = range(4)
