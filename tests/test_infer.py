@@ -169,6 +169,23 @@ def test_world_weights_equal_the_enumerated_likelihood(rules, lineup):
         assert zeroed > 0  # the model ruled some worlds out
 
 
+def _follows_the_posterior(view, lineup, post, candidates, n):
+    """Draw ``n`` worlds with ``candidates`` a world and assert that they are the posterior's
+    support and follow it (chi-square, fixed seed); returns the search's scratch and the count
+    of each allocation drawn."""
+    core, rp, board, ss = _scratch(view, lineup, candidates)
+    seen = Counter()
+    for _ in range(n):
+        fw.determinize(core, rp, 0, False, board, ss)
+        seen[_allocation(view.rules, 0, ss.dealt.hands)] += 1
+    support = sorted(a for a, v in post.items() if v > 0)
+    assert sorted(seen) == support
+    total = sum(post.values())
+    expected = [n * float(post[a] / total) for a in support]
+    assert chisquare([seen[a] for a in support], expected).pvalue > 0.001
+    return ss, seen
+
+
 @pytest.mark.parametrize("rules,lineup", [CASES[0], CASES[1], CASES[4]],
                          ids=["block2-d3", "block3-d3", "draw2-d3"])
 def test_inferred_worlds_follow_the_exact_posterior(rules, lineup):
@@ -181,18 +198,8 @@ def test_inferred_worlds_follow_the_exact_posterior(rules, lineup):
             break
     else:
         raise AssertionError("no position where the model rules deals out")
-    core, rp, board, ss = _scratch(view, lineup, 4)
-    n = 2000
-    seen = Counter()
-    for _ in range(n):
-        fw.determinize(core, rp, 0, False, board, ss)
-        seen[_allocation(rules, 0, ss.dealt.hands)] += 1
+    ss, _ = _follows_the_posterior(view, lineup, post, 4, 2000)
     assert ss.infer.info[fi.INF_MISSES] == 0
-    support = sorted(a for a, v in post.items() if v > 0)
-    assert sorted(seen) == support
-    total = sum(post.values())
-    expected = [n * float(post[a] / total) for a in support]
-    assert chisquare([seen[a] for a in support], expected).pvalue > 0.001
 
 
 def test_softmax_worlds_follow_the_posterior_in_draw():
@@ -212,17 +219,9 @@ def test_softmax_worlds_follow_the_posterior_in_draw():
             break
     else:
         raise AssertionError("no position after a draw where the model moves the posterior")
-    core, rp, board, ss = _scratch(view, lineup, 64)
-    n = 1500
-    seen = Counter()
-    for _ in range(n):
-        fw.determinize(core, rp, 0, False, board, ss)
-        seen[_allocation(rules, 0, ss.dealt.hands)] += 1
-    support = sorted(a for a, v in post.items() if v > 0)
-    assert sorted(seen) == support
-    expected = [n * float(post[a] / p_total) for a in support]
-    assert chisquare([seen[a] for a in support], expected).pvalue > 0.001
-    uniform = [n * prior[a] / q_total for a in support]
+    _, seen = _follows_the_posterior(view, lineup, post, 64, 1500)
+    support = sorted(seen)
+    uniform = [1500 * prior[a] / q_total for a in support]
     assert chisquare([seen[a] for a in support], uniform).pvalue < 0.001  # not the prior
 
 
