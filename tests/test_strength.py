@@ -25,6 +25,14 @@ def test_every_player_is_in_a_connected_design_of_pairs():
                         frontier.append(y)
         assert reach == players
         assert ("learned", "ismcts:1000") in {(b, a) for a, b, d in found if d >= 2000}
+        assert (strength.INFER, "ismcts:1000") in {(a, b) for a, b, d in found if d >= 2000}
+        assert {b for a, b, _ in found if a == strength.BEST} >= {"ismcts:1000", "pimc:50"}
+
+
+def test_the_ladder_records_best_by_what_it_stands_for():
+    from dominosim.strategies.registry import ALIASES
+
+    assert ALIASES["best"] == strength.BEST  # a new "best" needs its own pairs in the ladder
 
 
 def test_ratings_recover_the_odds_of_each_pair():
