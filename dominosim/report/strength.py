@@ -1,9 +1,8 @@
 """The strength ladder: ``python -m dominosim.report.strength`` writes ``reports/strength.md``.
 
 Every player of the ladder (:data:`PLAYERS`: ``random``, every style, ``tuned``, ``learned``,
-``mc:100``, ``ismcts:1000``, ``pimc:50``, the players of issue 23 (``ismcts:1000+infer``,
-``epimc:10+infer`` and ``best``, recorded by what it stands for, ``pimc:50+infer``) and an
-omniscient ceiling) is rated in Block double-six
+``mc:100``, ``ismcts:1000``, ``pimc:50``, the players of issue 23 (``epimc:10+infer`` and
+``best``, recorded by what it stands for, ``pimc:50+infer``) and an omniscient ceiling) is rated in Block double-six
 4p in partnership (7 tiles each) and in Draw double-six 2p on the same duplicate deals (deals
 ``0 .. n - 1`` of the run seeded :data:`SEED`, each played with the sides swapped,
 :func:`dominosim.compare`). The searches are too slow to play thousands of deals against everyone,
@@ -23,7 +22,7 @@ Examples
 >>> [p for p in pairs("draw") if "pimc:50" in p[:2]][0]
 ('pimc:50', 'ismcts:1000', 200)
 >>> [p for p in pairs("block") if p[0] == BEST]
-[('pimc:50+infer', 'ismcts:1000', 100), ('pimc:50+infer', 'pimc:50', 100), ('pimc:50+infer', 'learned', 100)]
+[('pimc:50+infer', 'ismcts:1000', 100), ('pimc:50+infer', 'pimc:50', 100)]
 """
 
 from __future__ import annotations
@@ -54,14 +53,12 @@ FAST = ("random", "bully", "doubles", "accompanied", "stitcher", "counter", "par
 """The players that play each other on every deal."""
 CEILING = "ismcts_omniscient:1000"
 """The ceiling: ``ismcts:1000`` that sees every hand (perfect information at its side only)."""
-INFER = "ismcts:1000+infer"
-"""``ismcts:1000`` with inference: its gain over ``ismcts:1000`` on the ladder's deals."""
 BEST = "pimc:50+infer"
 """What ``"best"`` stands for (:data:`~dominosim.strategies.registry.ALIASES`), under that name so
 that the pairs recorded keep their meaning if the alias moves."""
 EPIMC = "epimc:10+infer"
 """The search without strategy fusion (``epimc``), with inference."""
-PLAYERS = (*FAST, "mc:100", "ismcts:1000", INFER, "pimc:50", EPIMC, BEST, CEILING)
+PLAYERS = (*FAST, "mc:100", "ismcts:1000", "pimc:50", EPIMC, BEST, CEILING)
 """Every player of the ladder."""
 GAMES = {"block": "Block 4p partnership, 7 tiles each", "draw": "Draw 2p"}
 """The two games (:data:`~dominosim.strategies.weighted.TUNED_RULES`)."""
@@ -70,7 +67,7 @@ FAST_DEALS, SEARCH_DEALS, ISMCTS_DEALS, CEILING_DEALS = 2000, 2000, 1000, 500
 ``ismcts:1000``), ``ismcts:1000`` against its other anchors, the ceiling against its anchors."""
 PIMC_DEALS = {"block": 100, "draw": 200}
 """Deals per pair of ``pimc:50`` (about a second per Block 4p hand on one core)."""
-SPEED_HANDS = {"fast": 20_000, "mc:100": 400, "ismcts:1000": 200, INFER: 20, "pimc:50": 6,
+SPEED_HANDS = {"fast": 20_000, "mc:100": 400, "ismcts:1000": 200, "pimc:50": 6,
                EPIMC: 6, BEST: 6, CEILING: 200}
 """Hands played by every seat of a player to time its decisions."""
 INFER_SEARCH, INFER_FIELDS, INFER_DEALS, INFER_SEED = "ismcts:300", ("bully", "ismcts:300"), 2000, 23
@@ -154,10 +151,9 @@ def pairs(game: str) -> list[tuple[str, str, int]]:
     found += [("mc:100", b, SEARCH_DEALS) for b in ("random", "tuned", "learned")]
     found += [("ismcts:1000", "learned", SEARCH_DEALS), ("ismcts:1000", "mc:100", ISMCTS_DEALS),
               ("ismcts:1000", "tuned", ISMCTS_DEALS), ("ismcts:1000", "random", ISMCTS_DEALS)]
-    found += [(INFER, "ismcts:1000", SEARCH_DEALS), (INFER, "learned", ISMCTS_DEALS)]
     found += [("pimc:50", b, PIMC_DEALS[game]) for b in ("ismcts:1000", "learned")]
     found += [(EPIMC, "ismcts:1000", PIMC_DEALS[game])]
-    found += [(BEST, b, PIMC_DEALS[game]) for b in ("ismcts:1000", "pimc:50", "learned")]
+    found += [(BEST, b, PIMC_DEALS[game]) for b in ("ismcts:1000", "pimc:50")]
     found += [(CEILING, b, CEILING_DEALS) for b in ("ismcts:1000", "learned")]
     return found
 
@@ -340,12 +336,12 @@ def render(data: Path, out: Path) -> None:
         f"`pimc:50` plays ismcts:1000 and learned on {PIMC_DEALS['block']} deals in Block and "
         f"{PIMC_DEALS['draw']} in Draw; the ceiling `{CEILING}` (the same search seeing every "
         f"hand: perfect information at its own side) plays ismcts:1000 and learned on "
-        f"{CEILING_DEALS}. The players of issue 23: `{INFER}` (`ismcts:1000` weighing its "
-        f"worlds by how likely each seat's past plays were, the README's \"Inference\") plays "
-        f"ismcts:1000 on {SEARCH_DEALS:,} deals and learned on {ISMCTS_DEALS:,}; `{EPIMC}` "
-        f"plays ismcts:1000, and `{BEST}` (what the registry's `\"best\"` stands for) plays "
-        f"ismcts:1000, pimc:50 and learned, on as many deals as pimc:50. Every pair's edge is in "
-        "the table under each game.",
+        f"{CEILING_DEALS}. The players of issue 23, searches that weigh their worlds by how likely "
+        "each seat's past plays were (`+infer`, the README's \"Inference\"): `{EPIMC}` (the "
+        f"search without strategy fusion) plays ismcts:1000, and `{BEST}` (what the registry's "
+        f"`\"best\"` stands for) plays ismcts:1000 and pimc:50, on as many deals as pimc:50 "
+        "(the claims on 2,000 deals are in `benchmarks/README.md`). Every pair's edge is in the "
+        "table under each game.",
         "",
         "Regenerate with `nice -n 10 python -m dominosim.report.strength` (it resumes from "
         "`reports/data/strength_pairs.csv`; `--render-only` redraws from the tables).",
