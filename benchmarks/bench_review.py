@@ -2,12 +2,13 @@
 
 Run ``python benchmarks/bench_review.py`` (``--hands N`` hands, default 10; ``--budget B``
 samples per decision, default ``ds.review``'s; ``--lineup NAME`` the line-up that plays the
-hands, default ``random``). The wall time depends on what else the machine runs: the CPU
+hands, default ``random``; ``--method M`` the analysis, default ``ds.review``'s, ``best``: the
+``"best"`` player's, with its inference). The wall time depends on what else the machine runs: the CPU
 seconds of the process are printed beside it. Hand ``h`` of seed 0 is played by the compiled engine
-(``ds.replay``), then ``ds.review(log, 0, method="pimc")`` is timed on it, after one untimed review
+(``ds.replay``), then ``ds.review(log, 0, method=M)`` is timed on it, after one untimed review
 that compiles the solver's kernels. It prints Markdown: the decisions, samples and seconds of every
-hand, then the median and worst. Target: a Block 4p hand reviewed with ``pimc`` in under 30 s on
-2 cores.
+hand, then the median and worst. Target: a Block 4p hand reviewed with the default in under 30 s
+on 2 cores.
 """
 
 from __future__ import annotations
@@ -27,11 +28,12 @@ def main() -> None:
     default = inspect.signature(ds.review).parameters["budget"].default
     parser.add_argument("--budget", type=int, default=default)
     parser.add_argument("--lineup", default="random")
+    parser.add_argument("--method", default=inspect.signature(ds.review).parameters["method"].default)
     args = parser.parse_args()
     rules = ds.Rules.preset("block", players=4)
     ds.review(ds.replay(rules, args.lineup, seed=0, hand=args.hands, engine="fast"), 0,
-              budget=20)  # compile
-    print(f"### ds.review of seat 0, Block 4p partnership, {args.lineup} line-up, pimc, "
+              budget=20, method=args.method)  # compile
+    print(f"### ds.review of seat 0, Block 4p partnership, {args.lineup} line-up, {args.method}, "
           f"budget {args.budget}\n")
     print("| hand | decisions | samples | win lost | seconds | CPU seconds |")
     print("|---:|---:|---:|---:|---:|---:|")
@@ -39,7 +41,7 @@ def main() -> None:
     for h in range(args.hands):
         log = ds.replay(rules, args.lineup, seed=0, hand=h, engine="fast")
         start, start_cpu = time.perf_counter(), time.process_time()
-        table = ds.review(log, 0, method="pimc", budget=args.budget)
+        table = ds.review(log, 0, method=args.method, budget=args.budget)
         seconds.append(time.perf_counter() - start)
         cpu.append(time.process_time() - start_cpu)
         print(f"| {h} | {len(table)} | {int(table['samples'].sum())} | "

@@ -252,11 +252,12 @@ def test_inference_identical_in_both_engines(preset, players, lineup):
 
 def test_analyze_with_inference_weights_its_worlds():
     """``ds.analyze(inference=...)`` draws its worlds from the model: against ``bully`` the
-    values differ from the uniform worlds' in some position; bad values are refused."""
+    values differ from the uniform worlds' in some position, and so do they under the default
+    model, which ``method='best'`` uses when no strategy is given; bad values are refused."""
     from dominosim.solver.position import Position
 
     rules, lineup = CASES[2]
-    differ = checked = 0
+    differ = differ_default = checked = 0
     for seed in range(3):
         log = play_hand(rules, lineup, seed=seed)
         hands, boneyard = log.deals[-1]
@@ -270,9 +271,14 @@ def test_analyze_with_inference_weights_its_worlds():
             inferred = ds.analyze(Position(state), budget=200, seed=1, n_jobs=1,
                                   inference=[None, "bully"])
             differ += not np.allclose(plain["win"], inferred["win"])
+            modelled = ds.analyze(Position(state), budget=200, seed=1, n_jobs=1,
+                                  inference="ismcts:1000")  # every seat: the learned softmax
+            best = ds.analyze(Position(state), budget=200, seed=1, n_jobs=1, method="best")
+            assert best.equals(modelled)
+            differ_default += not np.allclose(plain["win"], modelled["win"])
             checked += 1
             decision, moves = Position(state), list(plain["move"])
-    assert checked >= 3 and differ > 0
+    assert checked >= 3 and differ > 0 and differ_default > 0
     searching = ds.analyze(decision, budget=50, seed=1, n_jobs=1,
                            inference=[None, "ismcts:1000"])  # modelled by the learned softmax
     assert list(searching["move"]) == moves

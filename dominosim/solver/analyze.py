@@ -273,7 +273,9 @@ def analyze(position: Position, seat: int | None = None, *, method: str = "pimc"
         Value each sampled world by the perfect-information solver, or by one play-out with
         ``continuation``, or as the ``epimc`` strategy does (the seat's next decision taken once
         per information set over all ``budget`` worlds: no early stop); ``'best'``: the method of
-        the ``"best"`` player (``dominosim.strategies.registry.unalias``).
+        the ``"best"`` player (``dominosim.strategies.registry.unalias``), with its inference:
+        when ``inference`` is None every seat is modelled as that player models a seat whose
+        strategy it cannot replay (the shipped learned player's softmax policy).
     budget : int
         The most samples of the hidden tiles (at least 1).
     seed : int
@@ -338,7 +340,10 @@ def analyze(position: Position, seat: int | None = None, *, method: str = "pimc"
         from ..strategies.registry import unalias
         from ..strategies.search import SearchStrategy
 
-        method = SearchStrategy.from_name(unalias("best")).kind
+        best = SearchStrategy.from_name(unalias("best"))
+        method = best.kind
+        if inference is None and best.infer:  # the best player's view of seats it cannot replay
+            inference = best
     budget = check_limit("budget", budget, 1, MAX_WORLDS)
     check_seed(seed)
     max_nodes = check_limit("max_nodes", max_nodes)

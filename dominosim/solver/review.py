@@ -81,7 +81,7 @@ def review(log: HandLog, seat: int, *, method: str = "best", budget: int = 500, 
         The seat reviewed.
     method : {'best', 'pimc', 'playout', 'epimc'}
         The analysis (:func:`dominosim.analyze`); ``'best'``, the default, is the method of the
-        strongest player measured (the ``"best"`` strategy).
+        strongest player measured (the ``"best"`` strategy), with its inference.
     budget : int
         The most samples of the hidden tiles per decision; the analysis stops earlier when the
         best move's interval separates from the others'.
@@ -99,7 +99,9 @@ def review(log: HandLog, seat: int, *, method: str = "best", budget: int = 500, 
         checked before each starts.
     inference : str or list, optional
         The strategies the other seats played, when known (:func:`dominosim.analyze`): the
-        analysis then weights its worlds by how likely their plays were.
+        analysis then weights its worlds by how likely their plays were. None: under
+        ``method='best'`` every seat is modelled as the ``"best"`` player models a seat it cannot
+        replay (the shipped learned player's softmax policy); under another method, no seat.
 
     Returns
     -------
