@@ -11,6 +11,15 @@ per hand (``ds.decisions`` on 2,000 hands), so decisions per CPU second, the han
 duplicate deals, the paired win-rate difference (learned minus the other) with its 95% interval,
 one Markdown row per game; run it with ``nice -n 10`` on a shared machine.
 
+``--player`` (default ``learned``) names the player ``speed`` and ``strength`` measure: a name, or a
+player file per game with ``{game}`` in its path (``file:players/mlp_{game}.npz``: ``block`` and
+``draw``).
+
+``python benchmarks/bench_learn.py compile`` (``--player``, ``--games``): CPU seconds of the first
+``ds.simulate`` of 10 hands with the player at seat 0 and ``bully`` at the others, which compiles
+the hand kernel when the cache is empty: run it right after ``python -m dominosim cache --clear``,
+in a fresh process, one game at a time (the second game reuses the first one's compiled helpers).
+
 ``python benchmarks/bench_learn.py models`` (``--positions 20000``, ``--games draw``): one round's
 labels (the ``solve`` teacher on the decisions of ``tuned``'s hands, seed 77) fitted three ways
 (the ridge regression of ``ds.learn``; a logistic regression of "the move is among the teacher's
@@ -30,25 +39,37 @@ from dominosim.strategies.weighted import TUNED_RULES
 NAMES = GAMES
 
 
-def speed(hands: int) -> None:
-    """Print each game's learned decisions per CPU second."""
-    print("| game | hands | CPU s (one thread) | decisions per hand | decisions per CPU s |")
-    print("|---|---:|---:|---:|---:|")
-    for game, rules in TUNED_RULES.items():
-        cpu, per_hand = fast_speed(rules, "learned", hands)  # as the strength ladder measures
-        print(f"| {NAMES[game]} | {hands:,} | {cpu:.2f} | {per_hand:.2f} | "
+def speed(hands: int, player: str, games: list[str]) -> None:
+    """Print each game's decisions per CPU second of ``player`` at every seat."""
+    print("| game | player | hands | CPU s (one thread) | decisions per hand | decisions per CPU s |")
+    print("|---|---|---:|---:|---:|---:|")
+    for game in games:
+        who = player.format(game=game)
+        cpu, per_hand = fast_speed(TUNED_RULES[game], who, hands)  # as the ladder measures
+        print(f"| {NAMES[game]} | {who} | {hands:,} | {cpu:.2f} | {per_hand:.2f} | "
               f"{per_hand * hands / cpu:,.0f} |", flush=True)
 
 
-def strength(against: str, deals: int, seed: int, games: list[str]) -> None:
-    """Print ``learned`` against ``against`` in each game."""
+def compile_time(player: str, games: list[str]) -> None:
+    """Print the CPU seconds of the first block of hands with ``player`` in each game."""
+    for game in games:
+        who = player.format(game=game)
+        rules = TUNED_RULES[game]
+        t0 = time.process_time()
+        ds.simulate(rules, [who] + ["bully"] * (rules.players - 1), 10, seed=1, n_jobs=1)
+        print(f"| {NAMES[game]} | {who} | {time.process_time() - t0:.1f} CPU s |", flush=True)
+
+
+def strength(player: str, against: str, deals: int, seed: int, games: list[str]) -> None:
+    """Print ``player`` against ``against`` in each game."""
     print("| game | A | B | deals | edge A - B [95% CI] | wall s |")
     print("|---|---|---|---:|---|---:|")
     for game in games:
+        who = player.format(game=game)
         t0 = time.perf_counter()
-        row = ds.compare(TUNED_RULES[game], "learned", against, deals, seed,
+        row = ds.compare(TUNED_RULES[game], who, against, deals, seed,
                          progress=False).row("win_rate_diff")
-        print(f"| {NAMES[game]} | learned | {against} | {deals:,} | {row.estimate:+.3f} "
+        print(f"| {NAMES[game]} | {who} | {against} | {deals:,} | {row.estimate:+.3f} "
               f"[{row.ci_low:+.3f}, {row.ci_high:+.3f}] | {time.perf_counter() - t0:.0f} |",
               flush=True)
 
@@ -91,7 +112,8 @@ def models(positions: int, games: list[str]) -> None:
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("what", choices=["speed", "strength", "models"])
+    parser.add_argument("what", choices=["speed", "strength", "models", "compile"])
+    parser.add_argument("--player", default="learned")
     parser.add_argument("--positions", type=int, default=20_000)
     parser.add_argument("--hands", type=int, default=100_000)
     parser.add_argument("--against", default="ismcts:1000")
@@ -101,11 +123,13 @@ def main(argv: list[str] | None = None) -> None:
                         default=sorted(TUNED_RULES))
     args = parser.parse_args(argv)
     if args.what == "speed":
-        speed(args.hands)
+        speed(args.hands, args.player, args.games)
+    elif args.what == "compile":
+        compile_time(args.player, args.games)
     elif args.what == "models":
         models(args.positions, args.games)
     else:
-        strength(args.against, args.deals, args.seed, args.games)
+        strength(args.player, args.against, args.deals, args.seed, args.games)
 
 
 if __name__ == "__main__":
