@@ -132,7 +132,7 @@ def test_learn_fits_an_mlp_that_repeats_itself_and_plays_in_both_engines(tmp_pat
 
 def test_mlp_fit_finds_a_rule_no_weighted_sum_can_play():
     """The target rewards a double only while the seat keeps many tiles (a product of two
-    features): the MLP ranks the moves of held-out decisions as the rule does far more often
+    features): the MLP ranks the moves of its decisions as the rule does far more often
     than the best linear model."""
     rng = np.random.default_rng(5)
     n = 4000
