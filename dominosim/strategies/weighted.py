@@ -368,8 +368,9 @@ class Weighted:
         meta = self._document()
         meta["digest"] = _digest(self._parameters(), meta)
         buffer = io.BytesIO()
-        np.savez(buffer, **self._arrays(), features=np.array(FEATURE_NAMES),
-                 metadata=np.array(json.dumps(meta, sort_keys=True, indent=1)))
+        arrays: dict[str, Any] = {**self._arrays(), "features": np.array(FEATURE_NAMES),
+                                  "metadata": np.array(json.dumps(meta, sort_keys=True, indent=1))}
+        np.savez(buffer, **arrays)
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_bytes(buffer.getvalue())
         return path
