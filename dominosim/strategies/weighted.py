@@ -648,7 +648,9 @@ class Tuned:
         temperature.
         """
         player = shipped(nearest_tuned(rules), self.name)
-        return player.with_temperature(self.temperature).row_for(player.rules)
+        row = player.row_for(player.rules)
+        row[N_FEATURES] = self.temperature  # the temperature's column
+        return row
 
     def choose(self, view: SeatView, moves: Sequence[Move], rng: Stream) -> Move:
         """The best move by the shipped player for the view's rules (drawn by a softmax when
