@@ -11,6 +11,28 @@ per hand (``ds.decisions`` on 2,000 hands), so decisions per CPU second, the han
 duplicate deals, the paired win-rate difference (learned minus the other) with its 95% interval,
 one Markdown row per game; run it with ``nice -n 10`` on a shared machine.
 
+``--player`` (default ``learned``) names the player ``speed`` and ``strength`` measure: a name, or a
+player file per game with ``{game}`` in its path (``file:players/mlp_{game}.npz``: ``block`` and
+``draw``).
+
+``python benchmarks/bench_learn.py compile`` (``--player``, ``--games``): CPU seconds of the first
+``ds.simulate`` of 10 hands with the player at seat 0 and ``bully`` at the others, which compiles
+the hand kernel when the cache is empty: run it right after ``python -m dominosim cache --clear``,
+in a fresh process, one game at a time (the second game reuses the first one's compiled helpers).
+
+``python benchmarks/bench_learn.py mlp`` (``--games``, ``--positions 20000``, ``--rounds 1``,
+``--label-seed 77``, ``--start learned``, ``--target value``, ``--hidden 32``, and ``--against``,
+``--deals``, ``--seed`` as for ``strength``): the small MLP's trials of issue 22. Round ``r``
+labels ``--positions`` decisions (the ``solve`` teacher, label seed ``--label-seed + r``) of hands
+played by ``--start`` (round 0) or by the previous round's MLP at every seat, fits an MLP of
+``--hidden`` units on every round's labels so far and prints it against ``--against`` on
+``--deals`` duplicate deals of ``--seed``. ``--target``: ``value`` (win + points, as
+``ds.learn(model="mlp")`` fits, ``fit_mlp``), ``win`` (the win value alone), ``best``
+(scikit-learn's ``MLPClassifier`` of "the move is among the solver's best", over the decisions
+whose moves' values differ) or ``imitate`` (no solver: ``ds.decisions`` of ``--positions``
+hands played by ``--start`` at every seat, an ``MLPClassifier`` of the move the seat chose).
+``--save DIR`` writes each round's player.
+
 ``python benchmarks/bench_learn.py models`` (``--positions 20000``, ``--games draw``): one round's
 labels (the ``solve`` teacher on the decisions of ``tuned``'s hands, seed 77) fitted three ways
 (the ridge regression of ``ds.learn``; a logistic regression of "the move is among the teacher's
@@ -30,25 +52,37 @@ from dominosim.strategies.weighted import TUNED_RULES
 NAMES = GAMES
 
 
-def speed(hands: int) -> None:
-    """Print each game's learned decisions per CPU second."""
-    print("| game | hands | CPU s (one thread) | decisions per hand | decisions per CPU s |")
-    print("|---|---:|---:|---:|---:|")
-    for game, rules in TUNED_RULES.items():
-        cpu, per_hand = fast_speed(rules, "learned", hands)  # as the strength ladder measures
-        print(f"| {NAMES[game]} | {hands:,} | {cpu:.2f} | {per_hand:.2f} | "
+def speed(hands: int, player: str, games: list[str]) -> None:
+    """Print each game's decisions per CPU second of ``player`` at every seat."""
+    print("| game | player | hands | CPU s (one thread) | decisions per hand | decisions per CPU s |")
+    print("|---|---|---:|---:|---:|---:|")
+    for game in games:
+        who = player.format(game=game)
+        cpu, per_hand = fast_speed(TUNED_RULES[game], who, hands)  # as the ladder measures
+        print(f"| {NAMES[game]} | {who} | {hands:,} | {cpu:.2f} | {per_hand:.2f} | "
               f"{per_hand * hands / cpu:,.0f} |", flush=True)
 
 
-def strength(against: str, deals: int, seed: int, games: list[str]) -> None:
-    """Print ``learned`` against ``against`` in each game."""
+def compile_time(player: str, games: list[str]) -> None:
+    """Print the CPU seconds of the first block of hands with ``player`` in each game."""
+    for game in games:
+        who = player.format(game=game)
+        rules = TUNED_RULES[game]
+        t0 = time.process_time()
+        ds.simulate(rules, [who] + ["bully"] * (rules.players - 1), 10, seed=1, n_jobs=1)
+        print(f"| {NAMES[game]} | {who} | {time.process_time() - t0:.1f} CPU s |", flush=True)
+
+
+def strength(player: str, against: str, deals: int, seed: int, games: list[str]) -> None:
+    """Print ``player`` against ``against`` in each game."""
     print("| game | A | B | deals | edge A - B [95% CI] | wall s |")
     print("|---|---|---|---:|---|---:|")
     for game in games:
+        who = player.format(game=game)
         t0 = time.perf_counter()
-        row = ds.compare(TUNED_RULES[game], "learned", against, deals, seed,
+        row = ds.compare(TUNED_RULES[game], who, against, deals, seed,
                          progress=False).row("win_rate_diff")
-        print(f"| {NAMES[game]} | learned | {against} | {deals:,} | {row.estimate:+.3f} "
+        print(f"| {NAMES[game]} | {who} | {against} | {deals:,} | {row.estimate:+.3f} "
               f"[{row.ci_low:+.3f}, {row.ci_high:+.3f}] | {time.perf_counter() - t0:.0f} |",
               flush=True)
 
@@ -89,9 +123,92 @@ def models(positions: int, games: list[str]) -> None:
                   f"{row.ci_high:+.3f}] |", flush=True)
 
 
+def _net(rules, fitted, names, mean, spread, name):
+    """The MLP player of a scikit-learn network fitted on standardised ``names``."""
+    import numpy as np
+
+    from dominosim.strategies.features import FEATURE_NAMES
+
+    inner = fitted.coefs_[0] / spread[:, None]
+    full = np.zeros((inner.shape[1], len(FEATURE_NAMES)))
+    for j, feature in enumerate(names):
+        full[:, FEATURE_NAMES.index(feature)] = inner[j]
+    return ds.MLP(rules, full, fitted.intercepts_[0] - mean @ inner, fitted.coefs_[1][:, 0],
+                  name=name)
+
+
+def _classify(rules, data, label, hidden, name):
+    """An MLPClassifier of ``label`` (0/1 per move) on the standardised features."""
+    import warnings
+
+    from sklearn.exceptions import ConvergenceWarning
+    from sklearn.neural_network import MLPClassifier
+
+    from dominosim.players.learn import MLP_EPOCHS, MLP_PENALTY, mlp_features
+
+    names = list(mlp_features(rules))
+    x = data[names].to_numpy(dtype=float)
+    mean, spread = x.mean(axis=0), x.std(axis=0)
+    spread[spread == 0] = 1.0
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        fitted = MLPClassifier(hidden_layer_sizes=(hidden,), alpha=MLP_PENALTY,
+                               max_iter=MLP_EPOCHS, early_stopping=True, random_state=0).fit(
+            (x - mean) / spread, label)
+    return _net(rules, fitted, names, mean, spread, name)
+
+
+def mlp(args) -> None:
+    """Print each round's MLP against ``args.against``."""
+    import pandas as pd
+
+    from dominosim.players.learn import fit_mlp, label_positions
+
+    print("| game | round | target | hidden | moves | generated by | against | edge [95% CI] |")
+    print("|---|---:|---|---:|---:|---|---|---|")
+    for game in args.games:
+        rules, data, lineup = TUNED_RULES[game], pd.DataFrame(), args.start
+        for r in range(args.rounds):
+            name = f"mlp_{game}_{args.target}_{args.hidden}_r{r}"
+            if args.target == "imitate":
+                part = ds.decisions(rules, lineup, n_hands=args.positions,
+                                    seed=args.label_seed + r)
+                part["decision"] = part.groupby(["hand", "decision"]).ngroup()
+            else:
+                part = label_positions(rules, lineup, "solve", args.positions,
+                                       args.label_seed + r, 1, lambda k: None)
+            data = pd.concat([data, part.assign(round=r)], ignore_index=True)
+            groups = data.groupby(["round", "decision"], sort=False)
+            if args.target == "imitate":
+                player = _classify(rules, data, data["chosen"].astype(int), args.hidden, name)
+            elif args.target == "best":
+                top = groups["target"].transform("max")
+                differ = (top - groups["target"].transform("min")) > 1e-9
+                player = _classify(rules, data[differ], (data["target"] == top)[differ].astype(
+                    int), args.hidden, name)
+            else:
+                labels = data.assign(target=data["win"]) if args.target == "win" else data
+                player = ds.MLP(rules, *fit_mlp(rules, labels, args.hidden, 0), name=name)
+            if args.save:
+                player.save(f"{args.save}/{name}.npz")
+            row = ds.compare(rules, player, args.against, args.deals, args.seed,
+                             progress=False).row("win_rate_diff")
+            print(f"| {NAMES[game]} | {r} | {args.target} | {args.hidden} | {len(data):,} | "
+                  f"{getattr(lineup, 'name', lineup)} | {args.against} | {row.estimate:+.3f} "
+                  f"[{row.ci_low:+.3f}, {row.ci_high:+.3f}] |", flush=True)
+            lineup = player
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("what", choices=["speed", "strength", "models"])
+    parser.add_argument("what", choices=["speed", "strength", "models", "compile", "mlp"])
+    parser.add_argument("--rounds", type=int, default=1)
+    parser.add_argument("--label-seed", type=int, default=77)
+    parser.add_argument("--start", default="learned")
+    parser.add_argument("--target", choices=["value", "win", "best", "imitate"], default="value")
+    parser.add_argument("--hidden", type=int, default=32)
+    parser.add_argument("--save", default=None)
+    parser.add_argument("--player", default="learned")
     parser.add_argument("--positions", type=int, default=20_000)
     parser.add_argument("--hands", type=int, default=100_000)
     parser.add_argument("--against", default="ismcts:1000")
@@ -101,11 +218,15 @@ def main(argv: list[str] | None = None) -> None:
                         default=sorted(TUNED_RULES))
     args = parser.parse_args(argv)
     if args.what == "speed":
-        speed(args.hands)
+        speed(args.hands, args.player, args.games)
+    elif args.what == "compile":
+        compile_time(args.player, args.games)
+    elif args.what == "mlp":
+        mlp(args)
     elif args.what == "models":
         models(args.positions, args.games)
     else:
-        strength(args.against, args.deals, args.seed, args.games)
+        strength(args.player, args.against, args.deals, args.seed, args.games)
 
 
 if __name__ == "__main__":

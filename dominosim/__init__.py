@@ -38,7 +38,7 @@ from .strategies.lineup import BUILTINS, SEARCHES, STYLES
 from .strategies.plugins import CompiledStrategy, compiled_strategy
 from .strategies.search import ISMCTS, PIMC, MonteCarlo, SearchStrategy
 from .strategies.view import SeatView
-from .strategies.weighted import Weighted, load_player, tuned_player
+from .strategies.weighted import MLP, Weighted, load_player, tuned_player
 from .summary import Summary
 
 __version__ = "0.1.0"
@@ -91,6 +91,7 @@ __all__ = [
     "FEATURE_NAMES",
     "FEATURES_VERSION",
     "Learning",
+    "MLP",
     "Tuning",
     "Weighted",
     "decisions",

@@ -81,6 +81,8 @@ def cases() -> dict[str, tuple]:
                                                                    target=20), "random", 2), {}),
         "transcript": (ds.transcript, (log,), {}),
         "Weighted": (ds.Weighted, (SMALL, {"pips": 1.0}), {"name": "w"}),
+        "MLP": (ds.MLP, (SMALL, [[1.0] * len(ds.FEATURE_NAMES)] * 2, [0.0, 1.0], [1.0, -1.0]),
+                {"name": "n"}),
         "load_player": (ds.load_player, (_player_file(),), {}),
         "tuned_player": (ds.tuned_player, (SMALL,), {}),
         "decisions": (ds.decisions, (SMALL, "bully", 2), {"engine": "reference"}),

@@ -13,7 +13,13 @@ import pandas as pd
 import pytest
 
 import dominosim as ds
-from dominosim.players.learn import check_teacher, decision_points, fit_weights, label_positions
+from dominosim.players.learn import (
+    check_teacher,
+    decision_points,
+    fit_mlp,
+    fit_weights,
+    label_positions,
+)
 from dominosim.strategies.features import CONTEXT, FEATURE_NAMES, MOVE_FEATURES
 from dominosim.strategies.weighted import TUNED_RULES, shipped
 
@@ -107,6 +113,48 @@ def test_learned_builtin_plays_the_shipped_player_of_the_nearer_game():
         assert not player.weights.equals(shipped(game).weights)  # not the tuned one
 
 
+def test_learn_fits_an_mlp_that_repeats_itself_and_plays_in_both_engines(tmp_path):
+    a = ds.learn(SMALL, positions=60, rounds=2, eval_deals=60, model="mlp", hidden=6, seed=4,
+                 n_jobs=1, progress=False)
+    b = ds.learn(SMALL, positions=60, rounds=2, eval_deals=60, model="mlp", hidden=6, seed=4,
+                 n_jobs=1, progress=False)
+    assert isinstance(a.player, ds.MLP) and a.player.hidden.shape == (6, len(FEATURE_NAMES))
+    for name in ("hidden", "bias", "output"):
+        assert np.array_equal(getattr(a.player, name), getattr(b.player, name))
+    assert (a.player.vector == 0).all() and a.rounds["best"].sum() == 1
+    assert a.player.metadata["model"] == "mlp" and a.player.metadata["hidden"] == 6
+    assert (a.player.hidden[:, [FEATURE_NAMES.index(n) for n in ("partner_lacks",
+                                                             "partner_shut")]] == 0).all()
+    path = a.player.save(tmp_path / "net.npz")
+    hands = ds.simulate(SMALL, [f"file:{path}", "bully"], 60, 2)
+    assert hands.equals(ds.simulate(SMALL, [a.player, "bully"], 60, 2, engine="reference"))
+
+
+def test_mlp_fit_finds_a_rule_no_weighted_sum_can_play():
+    """The target rewards a double only while the seat keeps many tiles (a product of two
+    features): the MLP ranks the moves of its decisions as the rule does far more often
+    than the best linear model."""
+    rng = np.random.default_rng(5)
+    n = 4000
+    rows = pd.DataFrame(0.0, index=range(n), columns=list(FEATURE_NAMES))
+    rows["round"], rows["decision"] = 0, np.arange(n) // 4
+    rows["double"] = rng.integers(0, 2, n).astype(float)
+    rows["pips"] = rng.integers(0, 13, n).astype(float)
+    rows["my_tiles"] = rows.groupby("decision")["pips"].transform(lambda s: rng.integers(1, 8))
+    rows["target"] = rows["double"] * (rows["my_tiles"] - 4.0) + 0.05 * rows["pips"]
+    hidden, bias, output = fit_mlp(SMALL, rows, hidden=8, seed=0)
+    linear = fit_weights(SMALL, rows, alpha=1e-6)
+    f = rows[list(FEATURE_NAMES)].to_numpy()
+    rows["mlp"] = np.maximum(f @ hidden.T + bias, 0.0) @ output  # as the player scores
+    rows["linear"] = f @ linear
+
+    def agree(column):
+        groups = rows.groupby("decision")
+        return float((groups[column].idxmax() == groups["target"].idxmax()).mean())
+
+    assert agree("mlp") > 0.95 > 0.8 > agree("linear")
+
+
 @pytest.mark.parametrize(("bad", "match"), [
     ({"teacher": "pimc"}, "`teacher` must be 'solve' or 'pimc:N'"),
     ({"teacher": "ismcts:10"}, "`teacher` must be"),
@@ -115,6 +163,9 @@ def test_learned_builtin_plays_the_shipped_player_of_the_nearer_game():
     ({"eval_deals": True}, "`eval_deals` must be an integer"),
     ({"alpha": 0.0}, "`alpha` must be a positive number"),
     ({"name": ""}, "`name` must be a non-empty string"),
+    ({"model": "forest"}, "`model` must be one of 'linear', 'mlp'"),
+    ({"model": "mlp", "hidden": 0}, "`hidden` must be an integer from 1 to 64, but 0"),
+    ({"model": "mlp", "hidden": 2.5}, "`hidden` must be an integer from 1 to 64"),
     ({"n_jobs": 0}, r"`n_jobs` must be None, -1 or an integer from 1 to \d+ \(the cores"),
     # refused at once, not after labelling a round (ds.compare refuses it)
     ({"n_jobs": 10**6}, r"`n_jobs` must be None, -1 or an integer from 1 to \d+ \(the cores"),

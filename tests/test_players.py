@@ -30,7 +30,7 @@ from dominosim.rng import Stream, hand_key, seat_stream, stream_key
 from dominosim.strategies.features import CONTEXT, FEATURE_NAMES, N_FEATURES, move_features
 from dominosim.strategies.styles import BullyStrategy
 from dominosim.strategies.view import view_of
-from dominosim.strategies.weighted import TUNED_RULES, nearest_tuned, shipped
+from dominosim.strategies.weighted import TUNED_RULES, move_score, nearest_tuned, shipped
 from dominosim.tiles import tile_id
 
 LINEUPS = ("styles", "mixed", "random")
@@ -285,6 +285,111 @@ def test_player_files_of_other_versions_changed_or_other_rules_are_refused(tmp_p
         ds.simulate(ds.Rules.preset("draw", players=2), f"file:{path}", 5, 1)
     with pytest.raises(ValueError, match="must end in '.npz'"):
         ds.Weighted(rules, {}).save(tmp_path / "p.json")
+
+
+# ------------------------------------------------------------------------ the MLP player
+def _random_net(rules, seed: int, units: int = 12, temperature: float = 0.0) -> ds.MLP:
+    """An MLP of random weights whose hidden units are active on some moves and not others."""
+    rng = np.random.default_rng(seed)
+    return ds.MLP(rules, rng.normal(0.0, 0.5, (units, N_FEATURES)).round(3),
+                  rng.normal(0.0, 1.0, units).round(3), rng.normal(0.0, 1.0, units).round(3),
+                  weights=_random_weights(seed + 100), name=f"net{seed}",
+                  temperature=temperature)
+
+
+@pytest.mark.parametrize(("preset", "players"), [("block", 4), ("draw", 2), ("double_nine_cross",
+                                                                            5)])
+def test_mlp_plays_the_same_hands_in_both_engines(preset, players):
+    rules = ds.Rules.preset(preset, players=players)
+    for seed in (1, 2):
+        net = _random_net(rules, seed, units=4 + 20 * (seed - 1))
+        soft = _random_net(rules, seed + 5, temperature=0.6)
+        strategies = [(net, "counter", soft)[s % 3] for s in range(players)]
+        fast = ds.simulate(rules, strategies, 150, seed)
+        ref = ds.simulate(rules, strategies, 150, seed, engine="reference")
+        pd.testing.assert_frame_equal(fast, ref)
+        linear = [ds.Weighted(rules, s.weights) if isinstance(s, ds.MLP) else s
+                  for s in strategies]
+        assert not fast.equals(ds.simulate(rules, linear, 150, seed))  # the units reached play
+
+
+def test_mlp_score_is_the_weighted_sum_plus_its_relu_units():
+    rules = ds.Rules.preset("draw", players=2)
+    net = _random_net(rules, 3)
+    row = net.row_for(rules)
+    state = GameState.from_deal(rules, *deal(rules, hand_key(3, 0))[-1])
+    seat = state.to_move
+    view = view_of(state, seat)
+    for move in state.legal_moves(seat):
+        f = move_features(view, move)
+        expected = net.vector @ f + net.output @ np.maximum(net.bias + net.hidden @ f, 0.0)
+        assert move_score(row, view, move) == pytest.approx(expected, rel=1e-12, abs=1e-12)
+        assert move_score(net.vector, view, move) == pytest.approx(net.vector @ f, abs=1e-12)
+
+
+def test_mlp_of_silent_units_plays_as_its_linear_part_and_breaks_ties_in_canonical_order():
+    rules = ds.Rules.preset("block", players=4)
+    weights = _random_weights(8)
+    silent = ds.MLP(rules, np.ones((3, N_FEATURES)), [1.0, 2.0, 3.0], [0.0, 0.0, 0.0],
+                    weights=weights)
+    a = ds.simulate(rules, [silent, "bully"] * 2, 200, 4)
+    assert a.equals(ds.simulate(rules, [ds.Weighted(rules, weights), "bully"] * 2, 200, 4))
+    dead = ds.MLP(rules, -np.ones((2, N_FEATURES)), [-1.0, -1.0], [5.0, -5.0])  # never active
+    d = ds.decisions(rules, [dead, "random"] * 2, n_hands=20, seed=2)
+    first = d[d["seat"] == 0].groupby(["hand", "decision"]).head(1)
+    assert len(first) > 20 and first["chosen"].all()
+
+
+def test_mlp_refuses_bad_layers_and_other_rules():
+    rules = ds.Rules.preset("block", players=2)
+    with pytest.raises(ValueError, match=r"`hidden` must be an array of finite numbers of shape "
+                                         r"\(units, 22\) with 1 to 64 units, but an array of "
+                                         r"shape \(65, 22\) was passed"):
+        ds.MLP(rules, np.zeros((65, N_FEATURES)), np.zeros(65), np.zeros(65))
+    with pytest.raises(ValueError, match="`hidden` must be an array of finite numbers of shape"):
+        ds.MLP(rules, np.zeros((0, N_FEATURES)), [], [])
+    with pytest.raises(ValueError, match="`bias` must be an array of finite numbers, one per "
+                                         "hidden unit"):
+        ds.MLP(rules, np.zeros((2, N_FEATURES)), [0.0], [1.0, 1.0])
+    with pytest.raises(ValueError, match="`output` must be an array of finite numbers, one per"):
+        ds.MLP(rules, np.zeros((2, N_FEATURES)), [0.0, 0.0], [1.0, float("nan")])
+    with pytest.raises(ValueError, match="`hidden` must be an array of finite numbers"):
+        ds.MLP(rules, "abc", [0.0], [1.0])
+    net = _random_net(rules, 1)
+    for engine in ("fast", "reference"):
+        with pytest.raises(ValueError, match="was fitted for .* so it cannot play"):
+            ds.simulate(ds.Rules.preset("draw", players=2), net, 10, 1, engine=engine)
+
+
+def test_mlp_file_round_trip_kind_and_refusals(tmp_path):
+    rules = ds.Rules.preset("draw", players=2)
+    net = _random_net(rules, 4, temperature=0.3)
+    path = net.save(tmp_path / "net.npz")
+    back = ds.load_player(path)
+    assert isinstance(back, ds.MLP) and back.rules == rules and back.temperature == 0.3
+    for name in ("vector", "hidden", "bias", "output"):
+        assert np.array_equal(getattr(back, name), getattr(net, name))
+    assert back.digest == net.digest != ds.Weighted(rules, net.weights, name=net.name,
+                                                    temperature=0.3).digest
+    with np.load(path) as data:  # a reader that knows only kind 'weighted' refuses it
+        meta = json.loads(str(data["metadata"]))
+    assert meta["kind"] == "mlp" and meta["hidden_units"] == 12
+    entry = f"file:{path}"
+    fast = ds.simulate(rules, [entry, "bully"], 100, 2)
+    assert fast.equals(ds.simulate(rules, [net, "bully"], 100, 2))
+    assert fast.equals(ds.simulate(rules, [entry, "bully"], 100, 2, engine="reference"))
+    _rewrite(path, lambda a, m: a.update(hidden=a["hidden"] * 2))
+    with pytest.raises(ValueError, match="does not match its digest"):
+        ds.load_player(path)
+    path = net.save(tmp_path / "k.npz")
+    _rewrite(path, lambda a, m: m.update(kind="forest"))
+    with pytest.raises(ValueError, match="of kind 'forest', but this dominosim plays only the "
+                                         "kinds 'weighted', 'mlp'"):
+        ds.load_player(path)
+    path = net.save(tmp_path / "m.npz")
+    _rewrite(path, lambda a, m: a.pop("bias"))
+    with pytest.raises(ValueError, match="cannot be read as one"):
+        ds.load_player(path)
 
 
 # ------------------------------------------------------------------------ tuning

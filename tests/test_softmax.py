@@ -3,27 +3,34 @@
 Both engines draw the same move hand for hand (the same sums, the same uniform from the seat's
 stream); the moves come with the probabilities the softmax gives (a chi-square test against the
 exact probabilities, fixed streams); the temperature is kept in player files and bad values are
-refused in one line.
+refused in one line. Inference models a seat playing an MLP by its own softmax (its hidden units
+included), world by world as the reference twin computes it.
 """
 
 from __future__ import annotations
 
+import itertools
 import math
 
 import numpy as np
 import pandas as pd
 import pytest
 from scipy import stats
-from test_players import _random_weights, _rewrite
+from test_infer import _allocation, _positions, _scratch
+from test_players import _random_net, _random_weights, _rewrite
+from test_sampler import _hidden, _histories, _replay
 
 import dominosim as ds
 from dominosim.fast.hand import driver
-from dominosim.reference.game import GameState
+from dominosim.fast.search import consistent as fc
+from dominosim.fast.search import infer as fi
+from dominosim.reference.game import GameState, Move
 from dominosim.reference.hand import deal, play_out
 from dominosim.rng import Stream, hand_key, seat_stream, stream_key
 from dominosim.strategies.features import FEATURE_NAMES, N_FEATURES
 from dominosim.strategies.styles import BullyStrategy
-from dominosim.strategies.weighted import _digest, best_move, move_score
+from dominosim.strategies.view import view_of
+from dominosim.strategies.weighted import _digest, best_move, move_probability, move_score
 
 
 @pytest.mark.parametrize(("preset", "players"), [("block", 4), ("draw", 2), ("cross", 3),
@@ -165,3 +172,46 @@ def test_fit_command_prints_the_learned_players_temperature(capsys):
     line = capsys.readouterr().out.strip()
     assert line.startswith("draw: the shipped learned player's softmax temperature")
     assert 0.0 < float(line.rsplit(" ", 1)[1]) < 1e3
+
+
+def _model_likelihood(rules, row, temperature, me, hands, boneyard, history):
+    """The likelihood of ``history`` from this deal when every seat but ``me`` plays the
+    weighted player of ``row`` (a linear row or an MLP's), replayed on the reference game state."""
+    weight = 1.0
+    for k, ev in enumerate(history):
+        state = _replay(rules, hands, boneyard, history[:k])
+        if ev.kind == "play" and ev.seat != me and not (
+                state.opener < 0 and rules.opening == "highest_double"):
+            moves = state.legal_moves(ev.seat)
+            if len(moves) > 1:
+                chosen = [Move(*m) for m in moves].index(Move(ev.tile, ev.suit))
+                weight *= move_probability(row, view_of(state, ev.seat), moves, chosen,
+                                           temperature)
+    return weight
+
+
+def test_inference_models_an_mlp_seat_by_its_own_softmax():
+    """A search's inference weighs each sampled world by the MLP's softmax probability of every
+    play the modelled seat made (one history per world in Block, so world by world), as the
+    reference twin (move_probability of its row) computes it; its linear part alone would not."""
+    rules = ds.Rules.preset("block", players=2, max_pip=3, hand_size=3)
+    net = _random_net(rules, 5, units=6, temperature=0.7)
+    lineup = ["random", net]
+    checked = differ = 0
+    for view, mine in itertools.islice(_positions(rules, lineup, range(6)), 0, None, 2):
+        history = [e for e in view.history if e.kind != "end"]
+        post, linear = {}, {}
+        for state, hands, order in _histories(view, mine):
+            alloc = _hidden(view, state)
+            post[alloc] = _model_likelihood(rules, net.row_for(rules), 0.7, 0, hands, order,
+                                            history)
+            linear[alloc] = _model_likelihood(rules, net.vector, 0.7, 0, hands, order, history)
+        core, rp, board, ss = _scratch(view, lineup, 1)
+        for _ in range(100):
+            fc.draw_deal(rp, 0, board.hands, ss.sampler, ss.infer.cand, ss.rng, rules.players)
+            alloc = _allocation(rules, 0, ss.infer.cand.hands)
+            assert fi.world_weight(core, rp, 0, ss) == pytest.approx(post[alloc], rel=1e-12,
+                                                                     abs=0)
+        differ += any(abs(post[a] - linear[a]) > 1e-3 for a in post)
+        checked += 1
+    assert checked >= 4 and differ >= 1

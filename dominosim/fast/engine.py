@@ -29,7 +29,6 @@ from ..reference.game import Event, IllegalMoveError
 from ..reference.hand import HandLog
 from ..rng import hand_key
 from ..rules import Rules
-from ..strategies.features import N_FEATURES
 from ..strategies.lineup import per_seat
 from ..strategies.registry import ALIASES
 from ..strategies.search import (
@@ -81,7 +80,6 @@ from .core.status import (
 from .hand import kernel as k
 from .hand.driver import Block, logged, rows_of, summary_width, sums_of
 from .hand.plugin import CompiledStrategy, raise_plugin_fault
-from .players.weighted import ROW, TEMPERATURE
 from .search.solve import C_CAP
 from .search.worlds import make_search_scratch, scratch_bytes
 
@@ -132,12 +130,11 @@ def prepare(rules: Rules, strategies: Any, *, events: bool = False) -> Run:
     seats = [player_of(s) or s for s in per_seat(rules, strategies)]
     codes, budgets, plugins, infer = zip(*(_code(s) for s in seats), strict=True)
     weights = None
-    if S_WEIGHTED in codes:  # the players' weights, checked against the rules they were fitted for
-        weights = np.zeros((rules.players, ROW))
-        for seat, s in enumerate(seats):
-            if codes[seat] == S_WEIGHTED:
-                weights[seat, :N_FEATURES] = s.weights_for(rules)
-                weights[seat, TEMPERATURE] = s.temperature
+    if S_WEIGHTED in codes:  # the players' rows, checked against the rules they were fitted for
+        rows = {seat: s.row_for(rules) for seat, s in enumerate(seats) if codes[seat] == S_WEIGHTED}
+        weights = np.zeros((rules.players, max(len(row) for row in rows.values())))
+        for seat, row in rows.items():
+            weights[seat, :len(row)] = row
     models = model_arrays(rules, seats) if any(infer) else (None, None)
     lineup = lineup_arrays(codes, budgets, plugins, weights, infer, *models)
     searching = [c for c in seats if resolve_search(c) is not None]

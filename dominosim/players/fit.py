@@ -8,7 +8,8 @@ command fits both with :func:`~dominosim.players.tune.tune` against every built-
 where the package reads them (or to ``--out``). The same command, seed and budget give the same
 files' weights. ``learned`` fits the two games' learned players with
 :func:`~dominosim.players.learn.learn` (teacher, positions per round, rounds and seed below) and
-writes ``learned_block.npz`` and ``learned_draw.npz``. ``temperature`` plays ``--positions``
+writes ``learned_block.npz`` and ``learned_draw.npz`` (``--model mlp --hidden 32``: a small MLP
+instead of the linear model, :func:`~dominosim.players.learn.learn`'s ``model``). ``temperature`` plays ``--positions``
 decisions with the shipped learned player at every seat, labels them with ``--teacher`` and
 prints the temperature at which the player's softmax best predicts the teacher's choices
 (:func:`~dominosim.players.learn.own_play_temperature`; the player to use is
@@ -27,7 +28,7 @@ import sys
 from pathlib import Path
 
 from ..strategies.weighted import FITTED, SHIPPED, TUNED_RULES, shipped, shipped_file
-from .learn import learn, own_play_temperature
+from .learn import MODELS, learn, own_play_temperature
 from .tune import tune
 
 AGAINST = ("bully", "doubles", "accompanied", "stitcher", "counter", "partner")
@@ -51,6 +52,9 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--positions", type=int, default=POSITIONS,
                    help="learned: decisions labelled per round")
     p.add_argument("--rounds", type=int, default=ROUNDS, help="learned: the most rounds")
+    p.add_argument("--model", choices=MODELS, default="linear",
+                   help="learned: a weighted sum of the features, or a small MLP of them")
+    p.add_argument("--hidden", type=int, default=32, help="learned: the MLP's hidden units")
     p.add_argument("--seed", type=int, default=SEED)
     p.add_argument("--out", type=Path, default=FITTED, help="where to write the players")
     p.add_argument("--games", nargs="+", choices=sorted(TUNED_RULES), default=sorted(TUNED_RULES))
@@ -70,7 +74,8 @@ def main(argv: list[str] | None = None) -> int:
             continue
         if args.which == "learned":
             fit = learn(TUNED_RULES[game], args.teacher, positions=args.positions,
-                        rounds=args.rounds, seed=args.seed, progress=sys.stderr.isatty())
+                        rounds=args.rounds, model=args.model, hidden=args.hidden,
+                        seed=args.seed, progress=sys.stderr.isatty())
             path = fit.player.save(shipped_file("learned", game, args.out))
             print(f"{game}: {TUNED_RULES[game]!r} -> {path} ({fit.seconds:.0f} s)")
             print(fit.weights[fit.weights != 0].round(3).to_string())

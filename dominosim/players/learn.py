@@ -36,11 +36,25 @@ the features and targets are centred within each decision before the fit (a ridg
 without intercept on standardised columns); the features that are the same for every move
 (:data:`~dominosim.strategies.features.CONTEXT`), and the partner's without partnerships, keep
 weight 0.
+
+The models
+----------
+``"linear"`` (the default)
+    The ridge regression above: a :class:`~dominosim.strategies.weighted.Weighted` player.
+``"mlp"``
+    A small neural network (scikit-learn's ``MLPRegressor``: one hidden layer of ``hidden`` ReLU
+    units, L2 penalty :data:`MLP_PENALTY`, early stopping on a tenth of the moves) of the
+    standardised features, the context ones included (a hidden unit can weigh a move's features
+    differently by the tiles left or the boneyard), fitted to the targets centred within each
+    decision (what tells the moves apart, as for the linear model); the standardisation is folded
+    into the first layer, so the player is an :class:`~dominosim.strategies.weighted.MLP` of the
+    raw features, scored inside the compiled kernel like the linear player.
 """
 
 from __future__ import annotations
 
 import time
+import warnings
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -49,7 +63,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..checks import check_jobs
+from ..checks import check_choice, check_jobs, refuse
+from ..fast.players.weighted import MAX_HIDDEN
 from ..progress import bar, want_progress
 from ..reference.game import Move
 from ..rng import check_seed
@@ -57,8 +72,8 @@ from ..rules import Rules, check_rules
 from ..simulation.duplicate import compare
 from ..simulation.play import replay
 from ..solver.position import Position
-from ..strategies.features import FEATURE_NAMES, move_features
-from ..strategies.weighted import Weighted
+from ..strategies.features import CONTEXT, FEATURE_NAMES, move_features
+from ..strategies.weighted import MLP, Weighted
 from ..tiles import tile_id
 from .tune import MAX_DEALS, full_vector, seed_of, tuned_features, unit_scaled
 
@@ -73,6 +88,14 @@ MAX_HANDS_PER_POSITION = 100
 """Hands played per decision asked for before :func:`learn` gives up on rules with too few."""
 MAX_NODES = 200_000_000
 """The most nodes one teacher's solve may take (as :func:`dominosim.solve`'s default)."""
+MODELS = ("linear", "mlp")
+"""The models :func:`learn` fits (see :mod:`dominosim.players.learn`)."""
+MLP_PENALTY = 1e-3
+"""The L2 penalty of the ``"mlp"`` model's fit (scikit-learn's ``alpha``, on standardised
+features)."""
+MLP_EPOCHS = 300
+"""The most passes of the ``"mlp"`` model's fit over the moves (it stops earlier when a tenth of
+the moves held out stops improving)."""
 
 
 @dataclass
@@ -84,7 +107,8 @@ class Learning:
     player : Weighted
         The learned player: the best round's (its metadata say how it was fitted).
     weights : pandas.Series
-        Its weights by feature name, scaled so that the largest in size is 1.
+        Its weights by feature name, scaled so that the largest in size is 1 (an ``"mlp"``
+        player's linear part: 0; its hidden layer is ``player.hidden``, ``.bias``, ``.output``).
     rounds : pandas.DataFrame
         By round: ``positions`` labelled in the round and ``total`` so far, ``generated_by`` (the
         line-up that played the round's hands), ``edge``, ``ci_low``, ``ci_high`` (the round's
@@ -234,6 +258,67 @@ def centred(rules: Rules, data: pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:
     return x, y
 
 
+def mlp_features(rules: Rules) -> tuple[str, ...]:
+    """The features the ``"mlp"`` model reads for ``rules``: every feature but the partner's
+    without partnerships (the context ones included).
+
+    >>> len(mlp_features(Rules.preset("draw", players=2))), len(FEATURE_NAMES)
+    (19, 22)
+    """
+    return tuple(n for n in FEATURE_NAMES if n in tuned_features(rules) or n in CONTEXT)
+
+
+def fit_mlp(rules: Rules, data: pd.DataFrame, hidden: int = 32, seed: int = 0) -> tuple[
+        np.ndarray, np.ndarray, np.ndarray]:
+    """The ``"mlp"`` model's hidden layer ``(hidden, bias, output)`` over the raw features (as
+    :class:`~dominosim.strategies.weighted.MLP` takes it): scikit-learn's ``MLPRegressor`` (one
+    hidden layer of ``hidden`` ReLU units, penalty :data:`MLP_PENALTY`, at most
+    :data:`MLP_EPOCHS` epochs with early stopping, seeded
+    by ``seed``) of the targets centred within each decision on the standardised features
+    (:func:`mlp_features`), the standardisation folded into the hidden weights and biases. The
+    network's own output bias is dropped: it is the same for every move.
+
+    >>> import pandas as pd
+    >>> rules = Rules.preset("block", players=2)
+    >>> rng = np.random.default_rng(0)
+    >>> rows = pd.DataFrame(rng.integers(0, 4, (400, len(FEATURE_NAMES))), columns=FEATURE_NAMES)
+    >>> rows["round"], rows["decision"] = 0, np.arange(400) // 4
+    >>> rows["target"] = np.maximum(rows["pips"] - 1, 0) - rows["keep_suit"]
+    >>> hidden, bias, output = fit_mlp(rules, rows, hidden=8)
+    >>> hidden.shape, bias.shape, output.shape
+    ((8, 22), (8,), (8,))
+    """
+    from sklearn.exceptions import ConvergenceWarning
+    from sklearn.neural_network import MLPRegressor
+
+    names = list(mlp_features(rules))
+    x = data[names].to_numpy(dtype=np.float64)
+    groups = data.groupby(["round", "decision"], sort=False)
+    y = data["target"].to_numpy(dtype=np.float64) - groups["target"].transform("mean").to_numpy()
+    mean, spread = x.mean(axis=0), x.std(axis=0)
+    spread[spread == 0] = 1.0
+    model = MLPRegressor(hidden_layer_sizes=(hidden,), alpha=MLP_PENALTY, max_iter=MLP_EPOCHS,
+                         early_stopping=True, random_state=seed)
+    with warnings.catch_warnings():  # the epochs are a budget: stopping there is not a fault
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        model.fit((x - mean) / spread, y)
+    inner = model.coefs_[0] / spread[:, None]  # features x units, on the raw features
+    full = np.zeros((hidden, len(FEATURE_NAMES)))
+    for j, name in enumerate(names):
+        full[:, FEATURE_NAMES.index(name)] = inner[j]
+    bias = model.intercepts_[0] - mean @ inner
+    return full, bias, model.coefs_[1][:, 0].copy()
+
+
+def fit_player(rules: Rules, data: pd.DataFrame, model: str, alpha: float, hidden: int,
+               seed: int, name: str) -> Weighted:
+    """The player of ``model`` (``"linear"`` or ``"mlp"``) fitted to the labelled moves."""
+    if model == "mlp":
+        return MLP(rules, *fit_mlp(rules, data, hidden, seed), name=name)
+    return Weighted(rules, dict(zip(FEATURE_NAMES, fit_weights(rules, data, alpha), strict=True)),
+                    name=name)
+
+
 def _check(rules: Any, positions: Any, rounds: Any, eval_deals: Any, alpha: Any) -> None:
     check_rules(rules)
     for name, value, low, high in (("positions", positions, 10, MAX_DEALS),
@@ -250,7 +335,8 @@ def _check(rules: Any, positions: Any, rounds: Any, eval_deals: Any, alpha: Any)
 
 def learn(rules: Rules, teacher: str = "solve", *, positions: int = 20_000, rounds: int = 4,
           start: Any = "tuned", against: Any = "tuned", eval_deals: int = 2000,
-          alpha: float = 1.0, seed: int = 0, name: str = "learned", n_jobs: int | None = None,
+          alpha: float = 1.0, model: str = "linear", hidden: int = 32, seed: int = 0,
+          name: str = "learned", n_jobs: int | None = None,
           progress: bool | None = None) -> Learning:
     """Fit a player to a teacher's move values, by expert iteration.
 
@@ -276,7 +362,13 @@ def learn(rules: Rules, teacher: str = "solve", *, positions: int = 20_000, roun
     eval_deals : int
         Duplicate deals of each round's measurement.
     alpha : float
-        The ridge penalty (on standardised features).
+        The ridge penalty (on standardised features) of the ``"linear"`` model.
+    model : {"linear", "mlp"}
+        A weighted sum of the features (:class:`~dominosim.strategies.weighted.Weighted`), or a
+        small neural network of them (:class:`~dominosim.strategies.weighted.MLP`, one hidden
+        layer of ``hidden`` ReLU units), both played inside the compiled kernel.
+    hidden : int
+        The ``"mlp"`` model's hidden units (1 to 64).
     seed : int
         Seeds the hands, the teacher's samples and the measurement; the same seed and arguments
         give the same player.
@@ -291,7 +383,8 @@ def learn(rules: Rules, teacher: str = "solve", *, positions: int = 20_000, roun
     Returns
     -------
     Learning
-        ``.player`` (a :class:`~dominosim.strategies.weighted.Weighted`), ``.weights``,
+        ``.player`` (a :class:`~dominosim.strategies.weighted.Weighted`, or an
+        :class:`~dominosim.strategies.weighted.MLP`), ``.weights``,
         ``.rounds`` (each round's strength), ``.positions`` (the labelled moves).
 
     Examples
@@ -301,8 +394,16 @@ def learn(rules: Rules, teacher: str = "solve", *, positions: int = 20_000, roun
     >>> fit = ds.learn(small, positions=40, rounds=2, eval_deals=50, seed=1, progress=False)
     >>> list(fit.rounds.columns[:3]), fit.player.metadata["teacher"]
     (['round', 'positions', 'total'], 'solve')
+    >>> net = ds.learn(small, positions=40, rounds=1, eval_deals=50, model="mlp", hidden=4,
+    ...                seed=1, progress=False)
+    >>> net.player
+    MLP(Rules.preset('block', players=2, max_pip=3, hand_size=3), 4 hidden units, name='learned')
     """
     _check(rules, positions, rounds, eval_deals, alpha)
+    check_choice("model", model, MODELS)
+    if isinstance(hidden, bool) or not isinstance(hidden, (int, np.integer)) \
+            or not 1 <= hidden <= MAX_HIDDEN:
+        raise refuse("hidden", f"an integer from 1 to {MAX_HIDDEN}", hidden)
     check_teacher(teacher)
     check_seed(seed)
     if not isinstance(name, str) or not name:
@@ -323,8 +424,8 @@ def learn(rules: Rules, teacher: str = "solve", *, positions: int = 20_000, roun
                                        progress_bar.update)
             labelled.insert(0, "round", r)
             data = pd.concat([data, labelled], ignore_index=True)
-            player = Weighted(rules, dict(zip(FEATURE_NAMES, fit_weights(rules, data, alpha),
-                                              strict=True)), name=name)
+            player = fit_player(rules, data, model, alpha, hidden,
+                                seed_of(seed, DOMAIN_LEARN, 5, r) % 2**32, name)
             row = compare(rules, player, against, eval_deals, eval_seed, n_jobs=n_jobs,
                           progress=False).row("win_rate_diff")
             rows.append({"round": r, "positions": positions, "total": (r + 1) * positions,
@@ -346,9 +447,14 @@ def learn(rules: Rules, teacher: str = "solve", *, positions: int = 20_000, roun
     player.metadata.update({
         "teacher": teacher, "positions": int((chosen + 1) * positions), "seed": seed,
         "rounds": chosen + 1, "start": _describe(start), "against": _describe(against),
-        "eval_deals": int(eval_deals), "alpha": float(alpha),
+        "eval_deals": int(eval_deals), "model": model,
+        **({"alpha": float(alpha)} if model == "linear" else
+           {"hidden": int(hidden), "penalty": MLP_PENALTY}),
         "method": "expert iteration; ridge regression (scikit-learn) of the teacher's move "
-                  "values on the features, centred within each decision"})
+                  "values on the features, centred within each decision" if model == "linear"
+                  else "expert iteration; MLPRegressor (scikit-learn, one hidden layer of ReLU "
+                       "units) of the teacher's move values, centred within each decision, on "
+                       "the standardised features"})
     used = data[data["round"] <= chosen].reset_index(drop=True)
     return Learning(player, player.weights, pd.DataFrame(rows), used,
                     time.perf_counter() - started)

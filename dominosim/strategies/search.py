@@ -461,7 +461,8 @@ def model_of(rules: Rules, strategy: Any) -> tuple[int, np.ndarray]:
 
     ``random`` and the deterministic styles are modelled as they play (their compiled codes); a
     weighted player (``tuned``, ``learned``, a :class:`~dominosim.strategies.weighted.Weighted`,
-    a ``"file:"`` player) as itself (``M_WEIGHTED``, ``row`` its weights and temperature); ``None``
+    a ``"file:"`` player, an MLP) as itself (``M_WEIGHTED``, ``row`` its weights and temperature,
+    then an MLP's hidden units: ``row_for``); ``None``
     is not modelled (-1); anything else (a search, a plug-in, a Python strategy) as the shipped
     learned player's softmax policy (:func:`~dominosim.strategies.weighted.default_model`).
 
@@ -484,7 +485,7 @@ def model_of(rules: Rules, strategy: Any) -> tuple[int, np.ndarray]:
     if code is not None and code.kind in ("random", "style"):
         return code.code, np.zeros(0)
     player = player_of(strategy) or default_model(rules)
-    return S_WEIGHTED, np.append(player.weights_for(rules), player.temperature)
+    return S_WEIGHTED, player.row_for(rules)
 
 
 def reads_features(models: np.ndarray, infer: Sequence[int]) -> bool:

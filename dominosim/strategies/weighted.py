@@ -50,6 +50,7 @@ import numpy as np
 import pandas as pd
 
 from ..checks import check_choice, refuse
+from ..fast.players.weighted import HIDDEN, MAX_HIDDEN, UNIT, UNITS
 from ..reference.game import Move
 from ..rng import Stream
 from ..rules import Rules, check_rules
@@ -115,13 +116,41 @@ def _heaviest(move: Move) -> tuple[int, bool, int, int]:
 
 def move_score(vector: np.ndarray, view: SeatView, move: Move) -> float:
     """The weighted sum of the move's features, summed in feature order as the compiled player
-    sums.
+    sums; with a player's row (:meth:`Weighted.row_for`) of an :class:`MLP`, plus its hidden
+    units' part (:func:`hidden_sum`).
     """
     features = move_features(view, move)
     score = 0.0
     for j in range(N_FEATURES):
         score += float(vector[j]) * float(features[j])
+    hidden = int(vector[HIDDEN]) if len(vector) > HIDDEN else 0
+    if hidden > 0:
+        score += hidden_sum(vector, hidden, features)
     return score
+
+
+def hidden_sum(row: np.ndarray, hidden: int, features: np.ndarray) -> float:
+    """The hidden layer's part of a move's score: over the ``hidden`` units of the player's row
+    (unit ``h`` in the columns from ``UNITS + h * UNIT``: its weights in feature order, its bias,
+    its output weight), the output weight times ``max(0, bias + sum_j w[j] * f[j])``, the bias
+    first and then the features in order, as the compiled
+    :func:`dominosim.fast.players.weighted.hidden_sum` sums.
+
+    >>> row = np.zeros(UNITS + UNIT)
+    >>> row[HIDDEN], row[UNITS + 0], row[UNITS + N_FEATURES], row[UNITS + N_FEATURES + 1] = 1, 2, -1, 3
+    >>> f = np.zeros(N_FEATURES)
+    >>> hidden_sum(row, 1, f), hidden_sum(row, 1, f + 1 * (np.arange(N_FEATURES) == 0))
+    (0.0, 3.0)
+    """
+    total = 0.0
+    for h in range(hidden):
+        at = UNITS + h * UNIT
+        a = float(row[at + N_FEATURES])
+        for j in range(N_FEATURES):
+            a += float(row[at + j]) * float(features[j])
+        if a > 0.0:
+            total += float(row[at + N_FEATURES + 1]) * a
+    return total
 
 
 def best_move(vector: np.ndarray, view: SeatView, moves: Sequence[Move],
@@ -284,7 +313,14 @@ class Weighted:
         """The best move by the weighted sum of its features (drawn by a softmax of the sums
         when ``temperature > 0``).
         """
-        return best_move(self.weights_for(view.rules), view, moves, self.temperature, rng)
+        return best_move(self.row_for(view.rules), view, moves, self.temperature, rng)
+
+    def row_for(self, rules: Rules) -> np.ndarray:
+        """The player's row as the compiled kernel reads it (``Lineup.weights``, and inference's
+        model of a seat): the weights for ``rules`` (:meth:`weights_for`), then the temperature
+        (an :class:`MLP` adds its hidden units).
+        """
+        return np.append(self.weights_for(rules), self.temperature)
 
     def __repr__(self) -> str:
         """The rules, the number of weights, the name and a temperature other than 0."""
@@ -298,13 +334,21 @@ class Weighted:
                 "features_version": FEATURES_VERSION, "teacher": None, "positions": None,
                 "seed": None, "dominosim_version": _version(), "temperature": self.temperature}
         meta.update({k: v for k, v in self.metadata.items() if k not in (
-            "digest", "features", "features_version", "temperature")})
+            "digest", "features", "features_version", "temperature", "kind", "hidden_units")})
         return meta
+
+    def _parameters(self) -> np.ndarray:
+        """Every number of the model in one vector (what the digest reads): the weights."""
+        return self.vector
+
+    def _arrays(self) -> dict[str, np.ndarray]:
+        """The arrays of the file besides the features' names and the metadata."""
+        return {"weights": self.vector}
 
     @property
     def digest(self) -> str:
         """sha256 of the weights and the metadata (the file's contents apart from the digest)."""
-        return _digest(self.vector, self._document())
+        return _digest(self._parameters(), self._document())
 
     def save(self, path: str | Path) -> Path:
         """Write the player to ``path`` (``.npz``: the weights, the features' names and the
@@ -322,10 +366,11 @@ class Weighted:
             raise ValueError(f"The value for `path` must end in '.npz', but {str(path)!r} was "
                              "passed.")
         meta = self._document()
-        meta["digest"] = _digest(self.vector, meta)
+        meta["digest"] = _digest(self._parameters(), meta)
         buffer = io.BytesIO()
-        np.savez(buffer, weights=self.vector, features=np.array(FEATURE_NAMES),
-                 metadata=np.array(json.dumps(meta, sort_keys=True, indent=1)))
+        arrays: dict[str, Any] = {**self._arrays(), "features": np.array(FEATURE_NAMES),
+                                  "metadata": np.array(json.dumps(meta, sort_keys=True, indent=1))}
+        np.savez(buffer, **arrays)
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_bytes(buffer.getvalue())
         return path
@@ -335,6 +380,130 @@ def _digest(vector: np.ndarray, meta: Mapping[str, Any]) -> str:
     body = json.dumps({k: v for k, v in meta.items() if k != "digest"}, sort_keys=True)
     return hashlib.sha256(np.ascontiguousarray(vector, dtype="<f8").tobytes()
                           + body.encode()).hexdigest()
+
+
+def check_hidden(hidden: Any, bias: Any, output: Any) -> tuple[np.ndarray, np.ndarray,
+                                                               np.ndarray]:
+    """The hidden layer as ``float64`` arrays: ``hidden`` (units x features, each unit's weights in
+    feature order), ``bias`` and ``output`` (one per unit), 1 to :data:`MAX_HIDDEN` units, every
+    number finite.
+
+    >>> [a.shape for a in check_hidden(np.ones((2, N_FEATURES)), [0, 1], [1, -1])]
+    [(2, 22), (2,), (2,)]
+    >>> check_hidden(np.ones((2, 3)), [0, 1], [1, -1])
+    Traceback (most recent call last):
+    ...
+    ValueError: The value for `hidden` must be an array of finite numbers of shape (units, 22) with 1 to 64 units, but an array of shape (2, 3) was passed.
+    """
+    arrays = []
+    for name, value, ndim in (("hidden", hidden, 2), ("bias", bias, 1), ("output", output, 1)):
+        try:
+            array = np.array(value, dtype=np.float64)
+        except (TypeError, ValueError):
+            raise refuse(name, "an array of finite numbers", value, limit=80) from None
+        arrays.append(array)
+        units = arrays[0].shape[0] if arrays[0].ndim == 2 else -1
+        shape = (units, N_FEATURES) if ndim == 2 else (units,)
+        if array.shape != shape or not 1 <= units <= MAX_HIDDEN \
+                or not np.isfinite(array).all():
+            allowed = (f"an array of finite numbers of shape (units, {N_FEATURES}) with 1 to "
+                       f"{MAX_HIDDEN} units" if ndim == 2 else
+                       "an array of finite numbers, one per hidden unit")
+            raise refuse(name, allowed, value,
+                         shown=f"an array of shape {array.shape}" if array.ndim else None)
+        array.flags.writeable = False
+    return arrays[0], arrays[1], arrays[2]
+
+
+class MLP(Weighted):
+    """A player whose move scores are a small neural network of the decision features: the
+    weighted sum of a :class:`Weighted` plus one hidden layer of ReLU units,
+    ``score = sum_j w[j] f[j] + sum_h output[h] * max(0, bias[h] + sum_j hidden[h, j] f[j])``
+    (the features :data:`~dominosim.strategies.features.FEATURES` of the move, raw: a fit on
+    standardised features folds the scaling into ``hidden`` and ``bias``). It plays as a weighted
+    player does, in both engines hand for hand the same (the compiled kernel reads the hidden
+    layer from the line-up's row, :meth:`row_for`): the best score, the first move in canonical
+    order on ties, or a softmax of the scores at a temperature above 0. Saved as a file of kind
+    ``"mlp"`` (a dominosim that knows only ``"weighted"`` refuses it in one line).
+
+    Parameters
+    ----------
+    rules : Rules
+        The rules it plays (and was fitted for).
+    hidden : array of shape (units, features)
+        Each hidden unit's weights, in feature order (1 to :data:`MAX_HIDDEN` units).
+    bias, output : arrays of shape (units,)
+        Each unit's bias and its weight in the score.
+    weights : mapping or pandas.Series, optional
+        The linear part (feature name to number; none by default).
+    name, metadata, temperature
+        As for :class:`Weighted`.
+
+    Examples
+    --------
+    >>> import dominosim as ds
+    >>> rules = ds.Rules.preset("block", players=2)
+    >>> hidden = np.zeros((2, 22)); hidden[0, 0], hidden[1, 1] = 1.0, -1.0
+    >>> p = ds.MLP(rules, hidden, [0.0, 0.5], [1.0, 2.0], name="net")
+    >>> p
+    MLP(Rules.preset('block', players=2), 2 hidden units, name='net')
+    >>> hands = ds.simulate(rules, [p, "bully"], n_hands=100, seed=1)
+    >>> hands.equals(ds.simulate(rules, [p, "bully"], n_hands=100, seed=1, engine="reference"))
+    True
+    """
+
+    def __init__(self, rules: Rules, hidden: Any, bias: Any, output: Any, *,
+                 weights: Any = None, name: str = "mlp",
+                 metadata: Mapping[str, Any] | None = None, temperature: float = 0.0) -> None:
+        super().__init__(rules, {} if weights is None else weights, name=name,
+                         metadata=metadata, temperature=temperature)
+        self.hidden, self.bias, self.output = check_hidden(hidden, bias, output)
+
+    def with_temperature(self, temperature: float) -> MLP:
+        """The same player drawing its moves at ``temperature`` (0: the best move)."""
+        return MLP(self.rules, self.hidden, self.bias, self.output, weights=self.weights,
+                   name=self.name, metadata=self.metadata, temperature=temperature)
+
+    def row_for(self, rules: Rules) -> np.ndarray:
+        """The row of :meth:`Weighted.row_for`, then the number of hidden units and each unit's
+        weights, bias and output weight (:mod:`dominosim.fast.players.weighted`'s layout).
+
+        >>> p = MLP(Rules.preset("block", players=2), np.ones((3, N_FEATURES)), [0] * 3, [1] * 3)
+        >>> row = p.row_for(p.rules)
+        >>> len(row) == UNITS + 3 * UNIT, int(row[HIDDEN])
+        (True, 3)
+        """
+        units = len(self.bias)
+        row = np.zeros(UNITS + units * UNIT)
+        row[:HIDDEN] = super().row_for(rules)
+        row[HIDDEN] = units
+        for h in range(units):
+            at = UNITS + h * UNIT
+            row[at:at + N_FEATURES] = self.hidden[h]
+            row[at + N_FEATURES], row[at + N_FEATURES + 1] = self.bias[h], self.output[h]
+        return row
+
+    def __repr__(self) -> str:
+        """The rules, the number of hidden units, the name and a temperature other than 0."""
+        warm = f", temperature={self.temperature!r}" if self.temperature else ""
+        return (f"MLP({self.rules!r}, {len(self.bias)} hidden units, name={self.name!r}"
+                f"{warm})")
+
+    def _document(self) -> dict[str, Any]:
+        meta = super()._document()
+        meta.update({"kind": "mlp", "hidden_units": len(self.bias)})
+        return meta
+
+    def _parameters(self) -> np.ndarray:
+        return np.concatenate([self.vector, self.hidden.ravel(), self.bias, self.output])
+
+    def _arrays(self) -> dict[str, np.ndarray]:
+        return {"weights": self.vector, "hidden": self.hidden, "bias": self.bias,
+                "output": self.output}
+
+
+KINDS = ("weighted", "mlp")
+"""The kinds of player file :func:`load_player` reads (:class:`Weighted`, :class:`MLP`)."""
 
 
 def load_player(path: str | Path) -> Weighted:
@@ -364,17 +533,21 @@ def load_player(path: str | Path) -> Weighted:
             vector = np.asarray(data["weights"], dtype=np.float64)
             names = [str(n) for n in data["features"]]
             meta = json.loads(str(data["metadata"]))
+            layer = [np.asarray(data[k], dtype=np.float64) for k in ("hidden", "bias", "output")
+                     if meta.get("kind") == "mlp"]
     except (OSError, KeyError, ValueError) as error:
         raise ValueError(f"The value for `path` must be a player file written by Weighted.save, "
                          f"but {str(path)!r} cannot be read as one ({error}).") from None
-    if meta.get("kind") != "weighted":
+    if meta.get("kind") not in KINDS:
         raise ValueError(f"The player file {str(path)!r} holds a player of kind "
-                         f"{meta.get('kind')!r}, but this dominosim plays only kind 'weighted'.")
+                         f"{meta.get('kind')!r}, but this dominosim plays only the kinds "
+                         f"{', '.join(map(repr, KINDS))}.")
     version = meta.get("features_version")
     if version != FEATURES_VERSION or names != list(FEATURE_NAMES):
         raise ValueError(f"The player file {str(path)!r} has features of version {version!r}, "
                          f"but this dominosim computes version {FEATURES_VERSION}: fit it again.")
-    if meta.get("digest") != _digest(vector, meta):
+    numbers = np.concatenate([vector, *(a.ravel() for a in layer)])
+    if meta.get("digest") != _digest(numbers, meta):
         raise ValueError(f"The player file {str(path)!r} does not match its digest: it was "
                          "changed after it was saved.")
     try:
@@ -383,8 +556,13 @@ def load_player(path: str | Path) -> Weighted:
         raise ValueError(f"The player file {str(path)!r} holds the temperature "
                          f"{meta.get('temperature')!r}, but a player's temperature is 0 or a "
                          "positive finite number.") from None
-    return Weighted(Rules(**meta["rules"]), dict(zip(names, vector.tolist(), strict=True)),
-                    name=meta.get("name", path.stem), metadata=meta, temperature=temperature)
+    weights = dict(zip(names, vector.tolist(), strict=True))
+    name = meta.get("name", path.stem)
+    if layer:
+        return MLP(Rules(**meta["rules"]), *layer, weights=weights, name=name, metadata=meta,
+                   temperature=temperature)
+    return Weighted(Rules(**meta["rules"]), weights, name=name, metadata=meta,
+                    temperature=temperature)
 
 
 def nearest_tuned(rules: Rules) -> str:
@@ -465,11 +643,20 @@ class Tuned:
         """The weights of the shipped player for ``rules``."""
         return shipped(nearest_tuned(rules), self.name).vector
 
+    def row_for(self, rules: Rules) -> np.ndarray:
+        """The shipped player's row for ``rules`` (:meth:`Weighted.row_for`), at this built-in's
+        temperature.
+        """
+        player = shipped(nearest_tuned(rules), self.name)
+        row = player.row_for(player.rules)
+        row[N_FEATURES] = self.temperature  # the temperature's column
+        return row
+
     def choose(self, view: SeatView, moves: Sequence[Move], rng: Stream) -> Move:
-        """The best move by the shipped weights for the view's rules (drawn by a softmax when
+        """The best move by the shipped player for the view's rules (drawn by a softmax when
         ``temperature > 0``).
         """
-        return best_move(self.weights_for(view.rules), view, moves, self.temperature, rng)
+        return best_move(self.row_for(view.rules), view, moves, self.temperature, rng)
 
     def with_temperature(self, temperature: float) -> Tuned:
         """The same built-in at ``temperature`` (0: the best move)."""

@@ -1,8 +1,12 @@
 """The weighted player, compiled: each legal move scored as the weighted sum of its decision
 features (:func:`~dominosim.fast.players.features.move_features`), the best played, the first in
 canonical order on ties, or with a temperature above 0 a move drawn by a softmax of the scores.
-The weights are data (``Lineup.weights``, one row per seat: the weights in feature order, then
-the temperature), so one cached kernel plays every player; the Python twin is
+A player may add a hidden layer of ReLU units to the sum (a small MLP,
+:class:`dominosim.strategies.weighted.MLP`): the score is then the weighted sum plus
+``sum_h out[h] * max(0, bias[h] + sum_j w[h, j] * f[j])``. The weights are data
+(``Lineup.weights``, one row per seat, :data:`ROW`: the weights in feature order, the
+temperature, the number of hidden units, then each unit's weights, bias and output weight), so
+one cached kernel plays every player; the Python twin is
 :class:`dominosim.strategies.weighted.Weighted` (:func:`~dominosim.strategies.weighted.best_move`).
 Inference (:mod:`dominosim.fast.search.infer`) models a seat by such a player and asks
 :func:`move_likelihood` how likely the play it saw was."""
@@ -19,9 +23,20 @@ from .features import move_features
 
 TEMPERATURE = N_FEATURES
 """The column of ``Lineup.weights`` that holds a seat's temperature (0: the best move), after its
-weights; a seat's row has ``ROW`` columns."""
-ROW = TEMPERATURE + 1
-"""Columns of a seat's row of ``Lineup.weights``."""
+weights."""
+HIDDEN = TEMPERATURE + 1
+"""The column that holds a seat's number of hidden units (0, or a column past the row's end: a
+linear player)."""
+UNITS = HIDDEN + 1
+"""Where a seat's hidden units start: unit ``h`` takes the ``UNIT`` columns from
+``UNITS + h * UNIT``, its weights in feature order, then its bias, then its output weight."""
+UNIT = N_FEATURES + 2
+"""Columns of one hidden unit."""
+MAX_HIDDEN = 64
+"""The most hidden units a player may have."""
+ROW = UNITS + MAX_HIDDEN * UNIT
+"""The most columns of a seat's row (the width of inference's model rows); a line-up's rows are
+as wide as its widest player's (a linear player's row ends at its temperature)."""
 SCORES = N_FEATURES
 """Where the moves' scores start in ``scratch.features`` (after one move's features; room for as
 many scores as the moves array has columns)."""
@@ -30,20 +45,41 @@ many scores as the moves array has columns)."""
 @jit_kernel
 def score_moves(weights, shape, rp, seat, n, table):
     """``(best, top)``: the weighted sums of the features of the ``n`` moves in ``table.moves``
-    (summed in feature order, as the Python twin does) written to ``table.features[SCORES + i]``,
+    (summed in feature order, as the Python twin does; plus the hidden units', :func:`hidden_sum`,
+    for an MLP) written to ``table.features[SCORES + i]``,
     the index of the largest (the first in canonical order on ties) and its sum. ``table`` holds
     ``board``, ``notes``, ``moves`` and ``features`` (the hand's scratch, or inference's replay)."""
     board, notes, moves, f = table.board, table.notes, table.moves, table.features
+    hidden = int(weights[seat, HIDDEN]) if weights.shape[1] > HIDDEN else 0
     best, top = 0, 0.0
     for i in range(n):
         move_features(shape, rp, board, notes, seat, moves[MOVE_TILE, i], moves[MOVE_SUIT, i], f)
         score = 0.0
         for j in range(N_FEATURES):
             score += weights[seat, j] * f[j]
+        if hidden > 0:
+            score += hidden_sum(weights, seat, hidden, f)
         f[SCORES + i] = score
         if i == 0 or score > top:
             best, top = i, score
     return best, top
+
+
+@jit_kernel
+def hidden_sum(weights, seat, hidden, f):
+    """The hidden layer's part of a move's score, from its features ``f``: over the ``hidden``
+    units in order, the unit's output weight times ``max(0, bias + sum_j w[j] * f[j])`` (the bias
+    first, then the features in order; a unit at 0 adds nothing), as
+    :func:`dominosim.strategies.weighted.hidden_sum` sums."""
+    total = 0.0
+    for h in range(hidden):
+        at = UNITS + h * UNIT
+        a = weights[seat, at + N_FEATURES]
+        for j in range(N_FEATURES):
+            a += weights[seat, at + j] * f[j]
+        if a > 0.0:
+            total += weights[seat, at + N_FEATURES + 1] * a
+    return total
 
 
 @jit_kernel
