@@ -74,6 +74,8 @@ def test_render_writes_the_report_from_its_tables(tmp_path):
     text = (tmp_path / "strength.md").read_text()
     assert "| tuned | +0.400 [+0.200, +0.600] | 1,000,000 |" in text
     assert "| tuned | random | 10 | 0.700 | +0.400 [+0.100, +0.700] | 1 |" in text
+    assert f"`{strength.EPIMC}` (the search without strategy fusion)" in text
+    assert "{" not in text  # every name filled in
     assert (tmp_path / "strength.png").stat().st_size > 0
 
 

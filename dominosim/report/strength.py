@@ -337,7 +337,7 @@ def render(data: Path, out: Path) -> None:
         f"{PIMC_DEALS['draw']} in Draw; the ceiling `{CEILING}` (the same search seeing every "
         f"hand: perfect information at its own side) plays ismcts:1000 and learned on "
         f"{CEILING_DEALS}. The players of issue 23, searches that weigh their worlds by how likely "
-        "each seat's past plays were (`+infer`, the README's \"Inference\"): `{EPIMC}` (the "
+        f"each seat's past plays were (`+infer`, the README's \"Inference\"): `{EPIMC}` (the "
         f"search without strategy fusion) plays ismcts:1000, and `{BEST}` (what the registry's "
         f"`\"best\"` stands for) plays ismcts:1000 and pimc:50, on as many deals as pimc:50 "
         "(the claims on 2,000 deals are in `benchmarks/README.md`). Every pair's edge is in the "
@@ -394,7 +394,7 @@ def _label(ax: Any, t: pd.DataFrame) -> None:
     placed: list[tuple[float, float]] = []
     for _, r in t.sort_values("rating", ascending=False).iterrows():
         x, y = r["decisions_per_s"], r["rating"]
-        near = [py for px, py in placed if abs(math.log10(px) - math.log10(x)) < 1.2]
+        near = [py for px, py in placed if abs(math.log10(px) - math.log10(x)) < 2.0]
         while any(abs(y - py) < 0.99 * gap for py in near):  # 0.99: a label placed exactly
             y = min(py for py in near if abs(y - py) < 0.99 * gap) - gap  # a gap below is clear
         placed.append((x, y))
