@@ -2,8 +2,9 @@
 
 Every player of the ladder (:data:`PLAYERS`: ``random``, every style, ``tuned``, ``learned``,
 ``mc:100``, ``ismcts:1000``, ``pimc:50``, the players of issue 23 (``epimc:10+infer`` and
-``best``, recorded by what it stands for, ``pimc:50+infer``) and an omniscient ceiling) is rated in Block double-six
-4p in partnership (7 tiles each) and in Draw double-six 2p on the same duplicate deals (deals
+``best``, recorded by what it stands for, ``pimc:50+infer``) and an omniscient ceiling) is
+rated in Block double-six 4p in partnership (7 tiles each) and in Draw double-six 2p on the
+same duplicate deals (deals
 ``0 .. n - 1`` of the run seeded :data:`SEED`, each played with the sides swapped,
 :func:`dominosim.compare`). The searches are too slow to play thousands of deals against everyone,
 so the pairs are designed (:func:`pairs`): the fast players play each other, the searches play a
