@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ..checks import check_limit
 from ..fast.engine import prepare, scratch_of
 from ..fast.hand import kernel as k
 from ..fast.hand.recorded import COLUMNS, N_COLUMNS, decisions_of, general_shape
@@ -20,6 +21,7 @@ from ..reference.game import Move
 from ..reference.hand import play_hand
 from ..rng import check_seed
 from ..rules import Rules, check_rules
+from ..simulation.play import MAX_HAND_INDEX
 from ..strategies.features import FEATURE_NAMES, move_features
 from ..strategies.lineup import resolve_lineup
 from ..strategies.view import SeatView
@@ -27,6 +29,10 @@ from ..tiles import tile_id
 
 ROWS_PER_HAND = 4096
 """Rows a hand's decisions may fill in the compiled engine (more are an error)."""
+MAX_HANDS = 1_000_000
+"""Hands one :func:`decisions` call may play: it keeps a row for every legal move of every
+decision (about 30 a double-six hand, some 7 GB at this bound); split a larger run with
+``start``."""
 
 
 def _frame(rows: list[np.ndarray], hands: list[np.ndarray]) -> pd.DataFrame:
@@ -120,14 +126,10 @@ def decisions(rules: Rules, strategies: Any, n_hands: int, seed: int = 0, *, sta
     if engine not in ("fast", "reference"):
         raise ValueError(f"The value for `engine` must be one of 'fast', 'reference', but "
                          f"{engine!r} was passed.")
-    if isinstance(n_hands, bool) or not isinstance(n_hands, (int, np.integer)) or n_hands < 1:
-        raise ValueError(f"The value for `n_hands` must be an integer of 1 or more, but "
-                         f"{n_hands!r} was passed.")
+    n_hands = check_limit("n_hands", n_hands, 1, MAX_HANDS)
     check_seed(seed)
     rules = check_rules(rules)
-    if isinstance(start, bool) or not isinstance(start, (int, np.integer)) or start < 0:
-        raise ValueError(f"The value for `start` must be an integer of 0 or more, but {start!r} "
-                         "was passed.")
+    start = check_limit("start", start, 0, MAX_HAND_INDEX - n_hands + 1)  # hand ids are int64
     hands = range(start, start + int(n_hands))
     play = _fast if engine == "fast" else _reference
     return play(rules, strategies, hands, seed)
