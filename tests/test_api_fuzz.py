@@ -67,7 +67,8 @@ def test_every_public_function_gives_a_result_or_a_one_line_error(data):
     ("solve", "max_nodes", 2**63), ("Position.from_deal", "hands", None),
     ("check_strategy", "rules", "draw"), ("check_strategy", "n_hands", 0),
     ("check_strategy", "rules", []), ("replay", "hand", 2**64), ("play", "hand", 2**64),
-    ("play", "seed", -1), ("play", "budget", 0),
+    ("play", "seed", -1), ("play", "budget", 0), ("decisions", "n_hands", 2**64),
+    ("decisions", "start", 2**63),
 ])
 def test_the_cases_of_the_issue_are_one_line_errors(name, parameter, value):
     with pytest.raises(ValueError, match=rf"^The value for `{re.escape(parameter)}` must be "):
