@@ -123,39 +123,15 @@ def models(positions: int, games: list[str]) -> None:
                   f"{row.ci_high:+.3f}] |", flush=True)
 
 
-def _net(rules, fitted, names, mean, spread, name):
-    """The MLP player of a scikit-learn network fitted on standardised ``names``."""
-    import numpy as np
-
-    from dominosim.strategies.features import FEATURE_NAMES
-
-    inner = fitted.coefs_[0] / spread[:, None]
-    full = np.zeros((inner.shape[1], len(FEATURE_NAMES)))
-    for j, feature in enumerate(names):
-        full[:, FEATURE_NAMES.index(feature)] = inner[j]
-    return ds.MLP(rules, full, fitted.intercepts_[0] - mean @ inner, fitted.coefs_[1][:, 0],
-                  name=name)
-
-
 def _classify(rules, data, label, hidden, name):
     """An MLPClassifier of ``label`` (0/1 per move) on the standardised features."""
-    import warnings
-
-    from sklearn.exceptions import ConvergenceWarning
     from sklearn.neural_network import MLPClassifier
 
-    from dominosim.players.learn import MLP_EPOCHS, MLP_PENALTY, mlp_features
+    from dominosim.players.learn import MLP_EPOCHS, MLP_PENALTY, fit_network, mlp_features
 
-    names = list(mlp_features(rules))
-    x = data[names].to_numpy(dtype=float)
-    mean, spread = x.mean(axis=0), x.std(axis=0)
-    spread[spread == 0] = 1.0
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", ConvergenceWarning)
-        fitted = MLPClassifier(hidden_layer_sizes=(hidden,), alpha=MLP_PENALTY,
-                               max_iter=MLP_EPOCHS, early_stopping=True, random_state=0).fit(
-            (x - mean) / spread, label)
-    return _net(rules, fitted, names, mean, spread, name)
+    model = MLPClassifier(hidden_layer_sizes=(hidden,), alpha=MLP_PENALTY, max_iter=MLP_EPOCHS,
+                          early_stopping=True, random_state=0)
+    return ds.MLP(rules, *fit_network(model, data, label, mlp_features(rules)), name=name)
 
 
 def mlp(args) -> None:

@@ -288,22 +288,34 @@ def fit_mlp(rules: Rules, data: pd.DataFrame, hidden: int = 32, seed: int = 0) -
     >>> hidden.shape, bias.shape, output.shape
     ((8, 22), (8,), (8,))
     """
-    from sklearn.exceptions import ConvergenceWarning
     from sklearn.neural_network import MLPRegressor
 
-    names = list(mlp_features(rules))
-    x = data[names].to_numpy(dtype=np.float64)
     groups = data.groupby(["round", "decision"], sort=False)
     y = data["target"].to_numpy(dtype=np.float64) - groups["target"].transform("mean").to_numpy()
-    mean, spread = x.mean(axis=0), x.std(axis=0)
-    spread[spread == 0] = 1.0
     model = MLPRegressor(hidden_layer_sizes=(hidden,), alpha=MLP_PENALTY, max_iter=MLP_EPOCHS,
                          early_stopping=True, random_state=seed)
-    with warnings.catch_warnings():  # the epochs are a budget: stopping there is not a fault
+    return fit_network(model, data, y, mlp_features(rules))
+
+
+def fit_network(model: Any, data: pd.DataFrame, y: np.ndarray,
+                names: Sequence[str]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Fit a scikit-learn network of one hidden layer (an ``MLPRegressor``, or an
+    ``MLPClassifier`` of two classes) to ``y`` on the standardised columns ``names`` of ``data``,
+    and return its hidden layer ``(hidden, bias, output)`` over the raw features, as
+    :class:`~dominosim.strategies.weighted.MLP` takes it: the standardisation folded into the
+    hidden weights and biases, the network's own output bias dropped (the same for every move).
+    Stopping at the model's ``max_iter`` is not a fault (the epochs are a budget).
+    """
+    from sklearn.exceptions import ConvergenceWarning
+
+    x = data[list(names)].to_numpy(dtype=np.float64)
+    mean, spread = x.mean(axis=0), x.std(axis=0)
+    spread[spread == 0] = 1.0
+    with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)
         model.fit((x - mean) / spread, y)
     inner = model.coefs_[0] / spread[:, None]  # features x units, on the raw features
-    full = np.zeros((hidden, len(FEATURE_NAMES)))
+    full = np.zeros((inner.shape[1], len(FEATURE_NAMES)))
     for j, name in enumerate(names):
         full[:, FEATURE_NAMES.index(name)] = inner[j]
     bias = model.intercepts_[0] - mean @ inner
