@@ -38,7 +38,7 @@ from ..strategies.search import (
     search_error,
     table_states,
 )
-from ..strategies.weighted import player_of
+from ..strategies.weighted import player_of, stacked_rows
 from ..tiles import tile_of
 from .core.board import (
     EV_DRAW,
@@ -131,10 +131,8 @@ def prepare(rules: Rules, strategies: Any, *, events: bool = False) -> Run:
     codes, budgets, plugins, infer = zip(*(_code(s) for s in seats), strict=True)
     weights = None
     if S_WEIGHTED in codes:  # the players' rows, checked against the rules they were fitted for
-        rows = {seat: s.row_for(rules) for seat, s in enumerate(seats) if codes[seat] == S_WEIGHTED}
-        weights = np.zeros((rules.players, max(len(row) for row in rows.values())))
-        for seat, row in rows.items():
-            weights[seat, :len(row)] = row
+        weights = stacked_rows([s.row_for(rules) if code == S_WEIGHTED else np.zeros(0)
+                                for s, code in zip(seats, codes, strict=True)])
     models = model_arrays(rules, seats) if any(infer) else (None, None)
     lineup = lineup_arrays(codes, budgets, plugins, weights, infer, *models)
     searching = [c for c in seats if resolve_search(c) is not None]

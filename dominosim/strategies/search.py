@@ -509,12 +509,11 @@ def model_arrays(rules: Rules, lineup: Sequence[Any]) -> tuple[np.ndarray, np.nd
     compiled inference reads them: a code per seat, and a row per seat of the weighted models'
     weights and temperature (no columns when no seat has one).
     """
+    from .weighted import stacked_rows
+
     models = [model_of(rules, s) for s in lineup]
-    width = max(len(row) for _, row in models)
-    rows = np.zeros((len(models), width))
-    for seat, (_, row) in enumerate(models):
-        rows[seat, :len(row)] = row
-    return np.array([code for code, _ in models], dtype=np.int64), rows
+    return (np.array([code for code, _ in models], dtype=np.int64),
+            stacked_rows([row for _, row in models]))
 
 
 def _digits(text: str) -> bool:

@@ -50,7 +50,7 @@ import numpy as np
 import pandas as pd
 
 from ..checks import check_choice, refuse
-from ..fast.players.weighted import HIDDEN, MAX_HIDDEN, UNIT, UNITS
+from ..fast.players.weighted import HIDDEN, MAX_HIDDEN, TEMPERATURE, UNIT, UNITS
 from ..reference.game import Move
 from ..rng import Stream
 from ..rules import Rules, check_rules
@@ -382,6 +382,22 @@ def _digest(vector: np.ndarray, meta: Mapping[str, Any]) -> str:
                           + body.encode()).hexdigest()
 
 
+def stacked_rows(rows: Sequence[np.ndarray]) -> np.ndarray:
+    """Players' rows (:meth:`Weighted.row_for`, empty for a seat without one) as one array, a
+    row per seat, each padded with zeros to the longest (``Lineup.weights`` and inference's model
+    rows: a linear player's row ends at its temperature, an MLP's runs on).
+
+    >>> stacked_rows([np.ones(2), np.zeros(0), np.full(3, 2.0)])
+    array([[1., 1., 0.],
+           [0., 0., 0.],
+           [2., 2., 2.]])
+    """
+    out = np.zeros((len(rows), max((len(row) for row in rows), default=0)))
+    for seat, row in enumerate(rows):
+        out[seat, :len(row)] = row
+    return out
+
+
 def check_hidden(hidden: Any, bias: Any, output: Any) -> tuple[np.ndarray, np.ndarray,
                                                                np.ndarray]:
     """The hidden layer as ``float64`` arrays: ``hidden`` (units x features, each unit's weights in
@@ -649,7 +665,7 @@ class Tuned:
         """
         player = shipped(nearest_tuned(rules), self.name)
         row = player.row_for(player.rules)
-        row[N_FEATURES] = self.temperature  # the temperature's column
+        row[TEMPERATURE] = self.temperature
         return row
 
     def choose(self, view: SeatView, moves: Sequence[Move], rng: Stream) -> Move:
