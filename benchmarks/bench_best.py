@@ -4,10 +4,14 @@
     python benchmarks/bench_best.py versus --a best --b ismcts:1000 --deals 200 --seed 23
     python benchmarks/bench_best.py speed --a best --hands 20 --seed 23
     python benchmarks/bench_best.py versus --a best --b ismcts:1000 --deals 2000 --games draw2
+    python benchmarks/bench_best.py versus --a best --b pimc:50 --deals 2000 --games draw2 \
+        --out runs/best_pimc.csv --block 100
 
 ``infer`` plays ``S+infer`` and ``S`` each against the same ``field`` on the same duplicate deals
 (``ds.compare(..., keep_deals=True)``) and pairs the two deal by deal: the gain of inference
-alone, with its 95% interval. ``versus`` is ``ds.compare(a, b)``. ``speed`` times every decision
+alone, with its 95% interval. ``versus`` is ``ds.compare(a, b)``; with ``--out`` it plays in blocks
+of ``--block`` deals, block ``k`` seeded ``--seed + k``, and appends each finished block's deals to
+a CSV file, so a long run can stop and resume. ``speed`` times every decision
 of ``a`` (the search's compiled call, through the reference engine) against ``field`` at the odd
 seats (``speed``'s default ``random``), in CPU
 time of the deciding thread (one core; a loaded machine slows the clock, not this). Each
@@ -20,8 +24,10 @@ from __future__ import annotations
 import argparse
 import math
 import time
+from pathlib import Path
 
 import numpy as np
+import pandas as pd
 
 import dominosim as ds
 from dominosim.strategies.search import SearchStrategy, resolve_search
@@ -57,6 +63,8 @@ def infer(args: argparse.Namespace) -> None:
 
 
 def versus(args: argparse.Namespace) -> None:
+    if args.out is not None:
+        return versus_in_blocks(args)
     for game, rules in games(args):
         t = time.time()
         c = ds.compare(rules, args.a, args.b, n_deals=args.deals, seed=args.seed,
@@ -65,6 +73,34 @@ def versus(args: argparse.Namespace) -> None:
         print(f"{game}: {args.a} minus {args.b}, {args.deals} deals, seed {args.seed}: win rate "
               f"{row['estimate']:+.3f} [{row['ci_low']:+.3f}, {row['ci_high']:+.3f}] "
               f"({time.time() - t:.0f} s)")
+
+
+def versus_in_blocks(args: argparse.Namespace) -> None:
+    """``versus`` in blocks of ``--block`` deals, block ``k`` seeded ``--seed + k``, each block's
+    per-deal results appended to the CSV file ``--out`` as it ends (a stopped run keeps its
+    finished blocks, and a rerun with the same arguments skips them). Deals of different seeds are
+    independent, so the pairs of every block together give one paired interval."""
+    path = Path(args.out)
+    if args.deals % args.block:
+        raise SystemExit(f"--deals ({args.deals}) must be a multiple of --block ({args.block}).")
+    for game, rules in games(args):
+        for k in range(args.deals // args.block):
+            seed = args.seed + k
+            done = pd.read_csv(path) if path.exists() else pd.DataFrame(columns=["game", "a", "b",
+                                                                                 "seed"])
+            mine = done[(done["game"] == game) & (done["a"] == args.a) & (done["b"] == args.b)]
+            if seed not in set(mine["seed"]):
+                t = time.time()
+                c = ds.compare(rules, args.a, args.b, n_deals=args.block, seed=seed,
+                               n_jobs=args.jobs, progress=False, keep_deals=True)
+                block = c.deals[["deal", "win_rate_diff", "points_diff"]].assign(
+                    game=game, a=args.a, b=args.b, seed=seed, seconds=time.time() - t)
+                block.to_csv(path, mode="a", header=not path.exists(), index=False)
+                mine = pd.concat([mine, block])
+            seeds = mine["seed"].between(args.seed, seed)
+            diffs = mine.loc[seeds, "win_rate_diff"].to_numpy(dtype=float)
+            print(f"{game}: {args.a} minus {args.b}, {len(diffs)} deals (seeds {args.seed} to "
+                  f"{seed}, {args.block} deals each): win rate {paired(diffs)}", flush=True)
 
 
 class Timed:
@@ -108,6 +144,11 @@ def main() -> None:
     parser.add_argument("--hands", type=int, default=20)
     parser.add_argument("--seed", type=int, default=23)
     parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument("--out", default=None,
+                        help="versus: play in blocks and append each block's deals to this CSV "
+                             "file (resumable)")
+    parser.add_argument("--block", type=int, default=100,
+                        help="versus --out: deals a block (100)")
     parser.add_argument("--games", nargs="+", choices=sorted(GAMES), default=list(GAMES),
                         help="the games to play (default: both)")
     args = parser.parse_args()
