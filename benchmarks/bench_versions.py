@@ -65,7 +65,7 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     chosen = [CASES[int(k)] for k in args.cases.split(",")] if args.cases else CASES
     chosen = [case[:4] + (max(1, round(case[4] * args.scale)),) + case[5:] for case in chosen]
-    names = [f"{k}: {Path(root).name}" for k, root in enumerate(args.roots)]
+    names = [f"{k}: {Path(root).resolve().name}" for k, root in enumerate(args.roots)]
     print("| case | " + " | ".join(f"{n}, best" for n in names) + " | "
           + " | ".join(f"{n} / 0, best (median)" for n in names[1:]) + " | every round |")
     print("|---|" + "---:|" * (2 * len(names) - 1) + "---|")

@@ -142,11 +142,13 @@ def read_callgrind(path: str) -> tuple[dict[str, int], dict[str, dict[str, int]]
     return totals, {name: dict(zip(events, c, strict=True)) for name, c in cost.items()}
 
 
-def counts(root: str, case: tuple, hands: int, data: bool, cpu: str) -> tuple[dict, dict]:
+def counts(root: str, case: tuple, hands: int, data: bool, cpu: str,
+           branches: bool = False) -> tuple[dict, dict]:
     """Callgrind's totals for the child of ``case`` playing ``hands`` after its warm-up, and the
     counts of each compiled kernel (by :func:`short` name, the overloads of a name summed)."""
     with tempfile.TemporaryDirectory() as tmp:
         subprocess.run(["valgrind", "--tool=callgrind", f"--cache-sim={'yes' if data else 'no'}",
+                        f"--branch-sim={'yes' if branches else 'no'}",
                         "--compress-strings=no", "--compress-pos=no",
                         f"--callgrind-out-file={tmp}/cg.out", *child(case, hands, f"{tmp}/s.json")],
                        env=environment(root, cpu), cwd=root, capture_output=True, text=True, check=True)
@@ -170,6 +172,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--hands", type=int, default=100_000, help="hands counted (100,000)")
     parser.add_argument("--data", action="store_true",
                         help="count the kernels' data reads and writes too (twice as long)")
+    parser.add_argument("--branches", action="store_true",
+                        help="count the kernels' branches and those Valgrind's simple predictor "
+                             "mispredicts (conditional and indirect)")
     parser.add_argument("--cpu", default="generic",
                         help="the CPU the kernels are compiled for (numba's generic; one whose "
                              "instructions Valgrind knows, e.g. haswell or znver3)")
@@ -177,10 +182,12 @@ def main(argv: list[str] | None = None) -> None:
     if shutil.which("valgrind") is None:
         sys.exit("count_versions.py needs valgrind on the PATH (apt install valgrind).")
     case = CASES[args.case]
-    events = ("Ir", "Dr", "Dw") if args.data else ("Ir",)
+    events = ("Ir",) + (("Dr", "Dw") if args.data else ()) + \
+        (("Bc", "Bcm", "Bi", "Bim") if args.branches else ())
     per_kernel: list[dict[str, dict[str, float]]] = []
     print(f"{case[0]}, {args.hands:,} hands, code for the `{args.cpu}` CPU, per hand:\n")
     print("| checkout | compiled kernels: instructions" + (" | reads | writes" if args.data else "")
+          + (" | branches | mispredicted | indirect | mispredicted" if args.branches else "")
           + " | ratio to the first | whole process: instructions (not exact) | ratio |")
     print("|---|" + "---:|" * (len(events) + 3))
     first: tuple[float, float] | None = None
@@ -188,8 +195,8 @@ def main(argv: list[str] | None = None) -> None:
         shutil.rmtree(cache(root, args.cpu), ignore_errors=True)  # built from other sources?
         subprocess.run(child(case, 0, os.devnull), env=environment(root, args.cpu), cwd=root,
                        check=True)  # compiles, outside Valgrind
-        base_totals, base = counts(root, case, 0, args.data, args.cpu)
-        full_totals, full = counts(root, case, args.hands, args.data, args.cpu)
+        base_totals, base = counts(root, case, 0, args.data, args.cpu, args.branches)
+        full_totals, full = counts(root, case, args.hands, args.data, args.cpu, args.branches)
         kernels = {name: {e: (c[e] - base.get(name, {}).get(e, 0)) / args.hands for e in events}
                    for name, c in full.items()}
         per_kernel.append(kernels)
