@@ -20,7 +20,9 @@ Two figures come out of each run:
   a run differs between runs (the same code counted 6,617, 6,686 and 7,004 instructions a hand in
   three runs of Draw 2p), so only changes well above 5% show in them.
 
-With ``--data`` callgrind simulates the caches too (about twice as long) and the kernels' data
+With ``--branches`` it simulates a branch predictor too and gives the kernels' conditional and
+indirect branches per hand and how many of them Valgrind's simple predictor mispredicts (not the
+CPU's own predictor). With ``--data`` callgrind simulates the caches too (about twice as long) and the kernels' data
 reads and writes per hand are given as well (a spilled register is one of each). It counts work,
 not time: a stall on a spilled register or a mispredicted branch costs more than its one
 instruction, so a slowdown in time with level counts lies there.
