@@ -33,6 +33,24 @@ whose moves' values differ) or ``imitate`` (no solver: ``ds.decisions`` of ``--p
 hands played by ``--start`` at every seat, an ``MLPClassifier`` of the move the seat chose).
 ``--save DIR`` writes each round's player.
 
+``python benchmarks/bench_learn.py dagger`` (``--games``, ``--positions`` hands a round, ``--rounds``,
+``--label-seed``, ``--hidden``, ``--teacher ismcts:1000``, and ``--against``, ``--deals``,
+``--seed``): imitation with the learner in the loop (DAgger). Round 0 is the teacher's own play
+(``ds.decisions`` of ``--positions`` hands, label seed ``--label-seed``), as ``mlp --target
+imitate``; round ``r >= 1`` plays ``--positions`` hands (label seed ``--label-seed + r``) with the
+previous round's MLP at every seat in the reference engine and asks the teacher, at every decision
+the MLP meets, which move it would make there. Each round fits an ``MLPClassifier`` of ``--hidden``
+units to every round's labels so far and prints it against ``--against``. ``--save DIR`` writes
+each round's player.
+
+``python benchmarks/bench_learn.py agree`` (``--games``, ``--positions 500`` hands, ``--label-seed``,
+``--teacher``, ``--players``): how often players pick the teacher's move. The teacher plays
+``--positions`` hands at every seat in the reference engine; at every decision of two or more
+moves it is asked again with another random stream (its agreement with itself: the most any
+imitator of it can reach), and each of ``--players`` (names, or player files with ``{game}`` in
+the path) is asked too; the table gives each share of decisions on which the move equals the one
+the teacher played.
+
 ``python benchmarks/bench_learn.py models`` (``--positions 20000``, ``--games draw``): one round's
 labels (the ``solve`` teacher on the decisions of ``tuned``'s hands, seed 77) fitted three ways
 (the ridge regression of ``ds.learn``; a logistic regression of "the move is among the teacher's
@@ -175,9 +193,125 @@ def mlp(args) -> None:
             lineup = player
 
 
+class _Asking:
+    """A seat that plays ``student``'s move and records, with every legal move's features, the
+    move ``teacher`` would have made (the columns of ``ds.decisions``; ``chosen`` is the
+    teacher's)."""
+
+    def __init__(self, student, teacher, rows: list, count: list[int]) -> None:
+        self.student, self.teacher, self.rows, self.count = student, teacher, rows, count
+        self.name = "asking"
+
+    def choose(self, view, moves, rng):
+        import numpy as np
+
+        from dominosim.strategies.features import move_features
+        from dominosim.tiles import tile_id
+
+        if moves[0].suit >= 0:  # the lead under opening='any' has no features
+            taught = self.teacher.choose(view, moves, rng)
+            for m in moves:
+                head = [self.count[0], view.seat, tile_id(m.tile), m.suit, m == taught]
+                self.rows.append(np.concatenate([np.array(head, float), move_features(view, m)]))
+            self.count[0] += 1
+        return self.student.choose(view, moves, rng)
+
+
+def asked(rules, student, teacher: str, hands: int, seed: int):
+    """The decisions of ``hands`` hands of ``student`` at every seat, labelled by ``teacher``."""
+    import numpy as np
+
+    from dominosim.players.decisions import N_COLUMNS, _frame
+    from dominosim.reference.hand import play_hand
+    from dominosim.strategies.lineup import resolve_lineup
+
+    teach = resolve_lineup(rules, teacher)[0]
+    rows, ids = [], []
+    for hand in range(hands):
+        found: list = []
+        count = [0]
+        play_hand(rules, [_Asking(student, teach, found, count)] * rules.players, seed, hand)
+        rows.append(np.array(found).reshape(len(found), N_COLUMNS))
+        ids.append(np.full(len(found), hand, dtype=np.int64))
+    return _frame(rows, ids)
+
+
+def dagger(args) -> None:
+    """Print each DAgger round's MLP against ``args.against``."""
+    import pandas as pd
+
+    print("| game | round | hidden | moves | hands of | against | edge [95% CI] | CPU s |")
+    print("|---|---:|---:|---:|---|---|---|---:|")
+    for game in args.games:
+        rules, data, student = TUNED_RULES[game], pd.DataFrame(), None
+        for r in range(args.rounds):
+            t0 = time.process_time()
+            name = f"dagger_{game}_{args.hidden}_r{r}"
+            if student is None:
+                part = ds.decisions(rules, args.teacher, n_hands=args.positions,
+                                    seed=args.label_seed)
+            else:
+                part = asked(rules, student, args.teacher, args.positions, args.label_seed + r)
+            part["decision"] = part.groupby(["hand", "decision"]).ngroup()
+            data = pd.concat([data, part.assign(round=r)], ignore_index=True)
+            by = getattr(student, "name", args.teacher)
+            student = _classify(rules, data, data["chosen"].astype(int), args.hidden, name)
+            cpu = time.process_time() - t0
+            if args.save:
+                student.save(f"{args.save}/{name}.npz")
+            row = ds.compare(rules, student, args.against, args.deals, args.seed,
+                             progress=False).row("win_rate_diff")
+            print(f"| {NAMES[game]} | {r} | {args.hidden} | {len(data):,} | {by} | "
+                  f"{args.against} | {row.estimate:+.3f} [{row.ci_low:+.3f}, "
+                  f"{row.ci_high:+.3f}] | {cpu:.0f} |", flush=True)
+
+
+class _Agreeing:
+    """A seat that plays ``teacher``'s move and counts, per decision, which of ``others`` (the
+    teacher again on another stream first) would have made the same move."""
+
+    def __init__(self, teacher, others: list, tally) -> None:
+        self.teacher, self.others, self.tally = teacher, others, tally
+        self.name = "agreeing"
+
+    def choose(self, view, moves, rng):
+        from dominosim.rng import Stream, mix64
+
+        again = Stream(mix64(rng._state ^ 0x5DEECE66D))  # another stream, fixed by the position's
+        move = self.teacher.choose(view, moves, rng)
+        if len(moves) > 1 and moves[0].suit >= 0:
+            self.tally[0] += 1
+            self.tally[1] += self.teacher.choose(view, moves, again) == move
+            for j, other in enumerate(self.others):
+                self.tally[2 + j] += other.choose(view, moves, Stream(rng._state)) == move
+        return move
+
+
+def agree(args) -> None:
+    """Print the teacher's agreement with itself and each player's with the teacher."""
+    from dominosim.reference.hand import play_hand
+    from dominosim.strategies.lineup import resolve_lineup
+
+    print("| game | decisions | teacher | teacher again | " + " | ".join(args.players) + " |")
+    print("|---|---:|---|---:|" + "---:|" * len(args.players))
+    for game in args.games:
+        rules = TUNED_RULES[game]
+        teacher = resolve_lineup(rules, args.teacher)[0]
+        others = [resolve_lineup(rules, p.format(game=game))[0] for p in args.players]
+        tally = [0] * (2 + len(others))
+        seat = _Agreeing(teacher, others, tally)
+        for hand in range(args.positions):
+            play_hand(rules, [seat] * rules.players, args.label_seed, hand)
+        shares = " | ".join(f"{100 * t / tally[0]:.1f}%" for t in tally[1:])
+        print(f"| {NAMES[game]} | {tally[0]:,} | {args.teacher} | {shares} |", flush=True)
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("what", choices=["speed", "strength", "models", "compile", "mlp"])
+    parser.add_argument("what", choices=["speed", "strength", "models", "compile", "mlp",
+                                         "dagger", "agree"])
+    parser.add_argument("--players", nargs="*", default=["learned", "tuned"])
+    parser.add_argument("--teacher", default="ismcts:1000")
     parser.add_argument("--rounds", type=int, default=1)
     parser.add_argument("--label-seed", type=int, default=77)
     parser.add_argument("--start", default="learned")
@@ -199,6 +333,10 @@ def main(argv: list[str] | None = None) -> None:
         compile_time(args.player, args.games)
     elif args.what == "mlp":
         mlp(args)
+    elif args.what == "dagger":
+        dagger(args)
+    elif args.what == "agree":
+        agree(args)
     elif args.what == "models":
         models(args.positions, args.games)
     else:
