@@ -28,7 +28,7 @@ from dominosim.reference.hand import play_hand
 from dominosim.strategies.features import FEATURE_NAMES, _unseen, move_features
 from dominosim.strategies.lineup import resolve_lineup
 from dominosim.strategies.weighted import TUNED_RULES
-from dominosim.tiles import pips
+from dominosim.tiles import pips, tile_id
 
 EXTRA = ["pass_1", "pass_2", "pass_3", "kept_pips", "doubles_kept", "max_suit_kept",
          "unseen_end_min", "left_control"]
@@ -43,6 +43,28 @@ def pass_prob(view, s, showing, unseen):
     u, k, h = len(unseen), sum(any(v in t for v in showing) for t in unseen), view.tile_counts[s]
     h = min(h, u)
     return comb(u - k, h) / comb(u, h) if u else 1.0
+
+
+def tile_names(rules):
+    """The inputs of the third model: which tiles are unseen, which suits each other seat (counted
+    to the left) is known to lack, the suits showing after the move and the tile played."""
+    n, suits = rules.n_tiles, range(rules.max_pip + 1)
+    return ([f"unseen_{i}" for i in range(n)]
+            + [f"lacks_{j}_{v}" for j in range(1, rules.players) for v in suits]
+            + [f"shows_{v}" for v in suits] + [f"plays_{i}" for i in range(n)])
+
+
+def tiles(view, move):
+    """The :func:`tile_names` inputs of ``move`` for the seat of ``view``."""
+    rules = view.rules
+    unseen = {tile_id(t) for t in _unseen(view)}
+    suits = range(rules.max_pip + 1)
+    showing = set(view.ends_after(move))
+    return ([i in unseen for i in range(rules.n_tiles)]
+            + [v in view.known_lacks[(view.seat + j) % rules.players]
+               for j in range(1, rules.players) for v in suits]
+            + [v in showing for v in suits]
+            + [i == tile_id(move.tile) for i in range(rules.n_tiles)])
 
 
 def extra(view, move):
@@ -73,7 +95,7 @@ class Rec:
         if len(moves) > 1 and moves[0].suit >= 0:
             for m in moves:
                 self.rows.append([self.count[0], m == move, *move_features(view, m),
-                                  *extra(view, m)])
+                                  *extra(view, m), *tiles(view, m)])
             self.count[0] += 1
         return move
 
@@ -84,7 +106,8 @@ def data(rules, hands, seed):
     rows, count = [], [0]
     for h in range(hands):
         play_hand(rules, [Rec(teacher, rows, count)] * rules.players, seed, h)
-    return pd.DataFrame(rows, columns=["decision", "chosen", *FEATURE_NAMES, *EXTRA])
+    return pd.DataFrame(rows, columns=["decision", "chosen", *FEATURE_NAMES, *EXTRA,
+                                       *tile_names(rules)], dtype=float)
 
 
 def agreement(model, mean, sd, df, cols):
@@ -103,7 +126,8 @@ def main(game, train, test, hidden):
     tr, te = data(rules, train, 401), data(rules, test, 402)
     print(game, "labels", len(tr), len(te), f"{time.process_time() - t:.0f} CPU s", flush=True)
     base = list(mlp_features(rules))
-    for name, cols in (("the model's features", base), ("with the extra ones", base + EXTRA)):
+    for name, cols in (("the model's features", base), ("with the extra ones", base + EXTRA),
+                       ("with the extra ones and the tiles", base + EXTRA + tile_names(rules))):
         x = tr[cols].to_numpy(float)
         mean, sd = x.mean(0), x.std(0)
         sd[sd == 0] = 1
