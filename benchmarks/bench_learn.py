@@ -46,8 +46,8 @@ each round's player.
 ``python benchmarks/bench_learn.py agree`` (``--games``, ``--positions 500`` hands, ``--label-seed``,
 ``--teacher``, ``--players``): how often players pick the teacher's move. The teacher plays
 ``--positions`` hands at every seat in the reference engine; at every decision of two or more
-moves it is asked again with another random stream (its agreement with itself: the most any
-imitator of it can reach), and each of ``--players`` (names, or player files with ``{game}`` in
+moves it is asked again with another random stream (its agreement with itself: how noisy its
+choice is), and each of ``--players`` (names, or player files with ``{game}`` in
 the path) is asked too; the table gives each share of decisions on which the move equals the one
 the teacher played.
 
@@ -277,7 +277,7 @@ class _Agreeing:
     def choose(self, view, moves, rng):
         from dominosim.rng import Stream, mix64
 
-        again = Stream(mix64(rng._state ^ 0x5DEECE66D))  # another stream, fixed by the position's
+        again = Stream(mix64(rng._state ^ 0x5DEECE66D))  # another stream, fixed by this one
         move = self.teacher.choose(view, moves, rng)
         if len(moves) > 1 and moves[0].suit >= 0:
             self.tally[0] += 1
