@@ -193,47 +193,13 @@ def mlp(args) -> None:
             lineup = player
 
 
-class _Asking:
-    """A seat that plays ``student``'s move and records, with every legal move's features, the
-    move ``teacher`` would have made (the columns of ``ds.decisions``; ``chosen`` is the
-    teacher's)."""
-
-    def __init__(self, student, teacher, rows: list, count: list[int]) -> None:
-        self.student, self.teacher, self.rows, self.count = student, teacher, rows, count
-        self.name = "asking"
-
-    def choose(self, view, moves, rng):
-        import numpy as np
-
-        from dominosim.strategies.features import move_features
-        from dominosim.tiles import tile_id
-
-        if moves[0].suit >= 0:  # the lead under opening='any' has no features
-            taught = self.teacher.choose(view, moves, rng)
-            for m in moves:
-                head = [self.count[0], view.seat, tile_id(m.tile), m.suit, m == taught]
-                self.rows.append(np.concatenate([np.array(head, float), move_features(view, m)]))
-            self.count[0] += 1
-        return self.student.choose(view, moves, rng)
-
-
 def asked(rules, student, teacher: str, hands: int, seed: int):
-    """The decisions of ``hands`` hands of ``student`` at every seat, labelled by ``teacher``."""
-    import numpy as np
-
-    from dominosim.players.decisions import N_COLUMNS, _frame
-    from dominosim.reference.hand import play_hand
+    """The decisions of ``hands`` hands of ``student`` at every seat (the reference engine), each
+    marked ``chosen`` where ``teacher`` would have played."""
+    from dominosim.players.decisions import _reference
     from dominosim.strategies.lineup import resolve_lineup
 
-    teach = resolve_lineup(rules, teacher)[0]
-    rows, ids = [], []
-    for hand in range(hands):
-        found: list = []
-        count = [0]
-        play_hand(rules, [_Asking(student, teach, found, count)] * rules.players, seed, hand)
-        rows.append(np.array(found).reshape(len(found), N_COLUMNS))
-        ids.append(np.full(len(found), hand, dtype=np.int64))
-    return _frame(rows, ids)
+    return _reference(rules, student, range(hands), seed, resolve_lineup(rules, teacher)[0])
 
 
 def dagger(args) -> None:

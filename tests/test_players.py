@@ -70,6 +70,22 @@ def test_decisions_mark_the_move_each_seat_made():
     assert (d.loc[d["chosen"], "pips"] == heaviest[d["chosen"]]).all()
 
 
+
+def test_a_teachers_labels_mark_its_move_while_the_seat_plays_its_own():
+    from dominosim.players.decisions import _reference
+    from dominosim.strategies.lineup import resolve_lineup
+
+    rules = ds.Rules.preset("draw", players=3)
+    own = ds.decisions(rules, "random", n_hands=30, seed=4, engine="reference")
+    taught = _reference(rules, "random", range(30), 4, resolve_lineup(rules, "bully")[0])
+    # the same hands, positions and moves: only the mark moves to bully's choice
+    pd.testing.assert_frame_equal(taught.drop(columns="chosen"), own.drop(columns="chosen"))
+    by_decision = taught.groupby(["hand", "decision"])
+    assert (by_decision["chosen"].sum() == 1).all()
+    heaviest = by_decision["pips"].transform("max")
+    assert (taught.loc[taught["chosen"], "pips"] == heaviest[taught["chosen"]]).all()
+    assert (own["chosen"] != taught["chosen"]).any()
+
 def _board_of(state: GameState):
     """The compiled engine's board and notes for a reference position (what the features read)."""
     rules = state.rules

@@ -63,30 +63,43 @@ def _fast(rules: Rules, strategies: Any, hands: range, seed: int) -> pd.DataFram
 
 
 class _Recorder:
-    """A seat's strategy that writes each decision's moves and features before it chooses."""
+    """A seat's strategy that writes each decision's moves and features before it chooses.
 
-    def __init__(self, strategy: Any, rows: list[np.ndarray], count: list[int]) -> None:
-        self.strategy, self.rows, self.count = strategy, rows, count
+    With a ``teacher`` (a strategy object), the move marked ``chosen`` is the one the teacher
+    would make at that position, while the seat still plays its own strategy's move (labels for
+    imitation at the positions the strategy reaches).
+    """
+
+    def __init__(self, strategy: Any, rows: list[np.ndarray], count: list[int],
+                 teacher: Any = None) -> None:
+        self.strategy, self.rows, self.count, self.teacher = strategy, rows, count, teacher
         self.name = getattr(strategy, "name", "custom")
         self.omniscient = getattr(strategy, "omniscient", False)
 
     def choose(self, view: SeatView, moves: list[Move], rng: Any) -> Move:
-        move = self.strategy.choose(view, moves, rng)
         if moves[0].suit >= 0:  # the lead under opening='any' has no features
+            marked = (self.strategy if self.teacher is None else self.teacher).choose(
+                view, moves, rng)
             for m in moves:
-                head = [self.count[0], view.seat, tile_id(m.tile), m.suit, m == move]
+                head = [self.count[0], view.seat, tile_id(m.tile), m.suit, m == marked]
                 self.rows.append(np.concatenate([np.array(head, float), move_features(view, m)]))
             self.count[0] += 1
-        return move
+            if self.teacher is None:
+                return marked
+        return self.strategy.choose(view, moves, rng)
 
 
-def _reference(rules: Rules, strategies: Any, hands: range, seed: int) -> pd.DataFrame:
+def _reference(rules: Rules, strategies: Any, hands: range, seed: int,
+               teacher: Any = None) -> pd.DataFrame:
+    """The decisions of ``hands`` in the reference engine; with a ``teacher`` (a strategy
+    object), ``chosen`` marks its move at each decision (see :class:`_Recorder`).
+    """
     rows, ids = [], []
     for hand in hands:
         found: list[np.ndarray] = []
         count = [0]  # decisions so far in the hand, shared by the seats
-        play_hand(rules, [_Recorder(s, found, count) for s in resolve_lineup(rules, strategies)],
-                  seed, hand)
+        play_hand(rules, [_Recorder(s, found, count, teacher)
+                          for s in resolve_lineup(rules, strategies)], seed, hand)
         rows.append(np.array(found).reshape(len(found), N_COLUMNS))
         ids.append(np.full(len(found), hand, dtype=np.int64))
     return _frame(rows, ids)
