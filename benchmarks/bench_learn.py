@@ -152,6 +152,16 @@ def _classify(rules, data, label, hidden, name):
     return ds.MLP(rules, *fit_network(model, data, label, mlp_features(rules)), name=name)
 
 
+def _edge(rules, player, args) -> str:
+    """Save ``player`` under ``--save`` (when given) and return its edge against ``--against``
+    on ``--deals`` duplicate deals of ``--seed``, as ``+0.000 [+0.000, +0.000]``."""
+    if args.save:
+        player.save(f"{args.save}/{player.name}.npz")
+    row = ds.compare(rules, player, args.against, args.deals, args.seed,
+                     progress=False).row("win_rate_diff")
+    return f"{row.estimate:+.3f} [{row.ci_low:+.3f}, {row.ci_high:+.3f}]"
+
+
 def mlp(args) -> None:
     """Print each round's MLP against ``args.against``."""
     import pandas as pd
@@ -183,13 +193,9 @@ def mlp(args) -> None:
             else:
                 labels = data.assign(target=data["win"]) if args.target == "win" else data
                 player = ds.MLP(rules, *fit_mlp(rules, labels, args.hidden, 0), name=name)
-            if args.save:
-                player.save(f"{args.save}/{name}.npz")
-            row = ds.compare(rules, player, args.against, args.deals, args.seed,
-                             progress=False).row("win_rate_diff")
             print(f"| {NAMES[game]} | {r} | {args.target} | {args.hidden} | {len(data):,} | "
-                  f"{getattr(lineup, 'name', lineup)} | {args.against} | {row.estimate:+.3f} "
-                  f"[{row.ci_low:+.3f}, {row.ci_high:+.3f}] |", flush=True)
+                  f"{getattr(lineup, 'name', lineup)} | {args.against} | "
+                  f"{_edge(rules, player, args)} |", flush=True)
             lineup = player
 
 
@@ -223,13 +229,8 @@ def dagger(args) -> None:
             by = getattr(student, "name", args.teacher)
             student = _classify(rules, data, data["chosen"].astype(int), args.hidden, name)
             cpu = time.process_time() - t0
-            if args.save:
-                student.save(f"{args.save}/{name}.npz")
-            row = ds.compare(rules, student, args.against, args.deals, args.seed,
-                             progress=False).row("win_rate_diff")
             print(f"| {NAMES[game]} | {r} | {args.hidden} | {len(data):,} | {by} | "
-                  f"{args.against} | {row.estimate:+.3f} [{row.ci_low:+.3f}, "
-                  f"{row.ci_high:+.3f}] | {cpu:.0f} |", flush=True)
+                  f"{args.against} | {_edge(rules, student, args)} | {cpu:.0f} |", flush=True)
 
 
 class _Agreeing:
