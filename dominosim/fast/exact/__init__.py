@@ -70,7 +70,7 @@ def fits(rules: Rules) -> bool:
     """Whether the compiled enumeration takes ``rules``: at most 31 tiles, every count of deals
     within ``int64``, and a state's key within its packing."""
     n, p, h = rules.n_tiles, rules.players, rules.hand_size
-    if n > 31 or p > 12 or rules.max_pip > 20:
+    if n > 31 or p > 12 or (rules.max_pip + 1) * p > 63 or 5 * p > 63:
         return False
     radix = h + 1
     bits = sum(a + b for a, b in full_set(rules.max_pip)).bit_length()
@@ -104,8 +104,9 @@ def _context(rules: Rules, max_states: int, n_primes: int) -> tuple[Ctx, Quantit
               rows=np.full(slots, -1, dtype=np.int64),
               vals=np.empty((max_states, size), dtype=np.uint32),
               used=np.zeros(2, dtype=np.int64), stop=np.zeros(1, dtype=np.int64),
+              counts=np.full((1 << 20, 4), -1, dtype=np.int64),
               scratch=np.zeros(4 * p + 2 + 2 * radix ** p, dtype=np.int64), maps=make_maps(),
-              shape=np.array([radix, bits, width], dtype=np.int64))
+              shape=np.array([radix, bits, width, rules.max_pip + 1], dtype=np.int64))
     return ctx, q
 
 

@@ -40,16 +40,16 @@ pip sums outgrow :class:`~.count.Maps`, and of an enumeration stopped by ``Ctx.s
 
 Ctx = namedtuple("Ctx", ["p", "rp", "suits", "pips", "drawable", "want", "mv_n", "mv_next",
                          "mv_stitch", "open_layout", "q", "primes", "inv", "st", "it", "acc", "val", "keys",
-                         "rows", "vals", "used", "stop", "scratch", "maps", "shape"])
+                         "rows", "vals", "used", "stop", "counts", "scratch", "maps", "shape"])
 """Everything :func:`visit` reads and writes: ``p`` players, ``rp`` the rules' params, the tables
 of :mod:`.tables`, ``q`` (:data:`Q_SIZE` slots), ``primes`` and ``inv[j, k]`` (the inverse of
 ``k`` modulo prime ``j``), the state rows ``st``, cursors ``it``, sums ``acc`` and values ``val`` by
 depth, the memo (``keys``, ``rows``: -1 or a row of ``vals``; ``used[0]``: rows taken,
-``used[1]`` of them by finished hands and openings), ``stop[0]`` (1: stop at once, Ctrl-C),
+``used[1]`` of them by finished hands and openings), ``stop[0]`` (1: stop at once, Ctrl-C), the completions' cache ``counts`` (see :func:`count`),
 ``scratch`` (counts ``[0, p)``, pips ``[p, 2p)``, a key ``[2p, 4p + 2)``, the completions'
 table after), ``maps`` (:class:`~.count.Maps`) and ``shape`` (``radix``, the
-pip sums' ``bits``, the key's width)."""
-SH_RADIX, SH_BITS, SH_WIDTH = range(3)
+pip sums' ``bits``, the key's width, the bits of a seat's lacks in the cache's key)."""
+SH_RADIX, SH_BITS, SH_WIDTH, SH_LACK = range(4)
 
 
 @jit_helper
@@ -57,14 +57,27 @@ def hidden_of(c, d, s):
     return c.st[d, KNOWN + c.p + s]
 
 
-@jit_helper
+@jit_kernel
 def count(c, d):
-    """The completions of the state at depth ``d``."""
-    p = c.p
-    row = c.st[d]
-    return completions(c.suits, row[POOL], row[KNOWN + p:KNOWN + 2 * p],
-                       row[KNOWN + 2 * p:KNOWN + 3 * p], p, c.shape[SH_RADIX],
-                       c.scratch[4 * p + 2:])
+    """The completions of the state at depth ``d``, kept in a direct-mapped cache by the pool, the
+    unrevealed counts and the lacks (``Ctx.counts``: rows of those three words and the count)."""
+    p, row = c.p, c.st[d]
+    hidden, lack = 0, 0
+    for s in range(p):
+        hidden |= row[KNOWN + p + s] << (5 * s)
+        lack |= row[KNOWN + 2 * p + s] << (c.shape[SH_LACK] * s)
+    h = (np.uint64(row[POOL]) * np.uint64(0x9E3779B97F4A7C15)) ^ (
+        np.uint64(hidden) * np.uint64(0xC2B2AE3D27D4EB4F)) ^ np.uint64(lack)
+    h ^= h >> np.uint64(31)
+    slot = np.int64(h & np.uint64(c.counts.shape[0] - 1))
+    line = c.counts[slot]
+    if line[3] >= 0 and line[0] == row[POOL] and line[1] == hidden and line[2] == lack:
+        return line[3]
+    found = completions(c.suits, row[POOL], row[KNOWN + p:KNOWN + 2 * p],
+                        row[KNOWN + 2 * p:KNOWN + 3 * p], p, c.shape[SH_RADIX],
+                        c.scratch[4 * p + 2:])
+    line[0], line[1], line[2], line[3] = row[POOL], hidden, lack, found
+    return found
 
 
 @jit_helper

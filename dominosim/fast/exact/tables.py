@@ -6,8 +6,8 @@ layout after each and whether it stitches up) are read from :mod:`dominosim.refe
 turn and the score are the compiled engine's deciders (:mod:`dominosim.fast.core.turn`), held to
 the reference ones by the differential tests.
 
-A layout is the open ends in the canonical order of :class:`~dominosim.solver.lazy.Lazy` (in
-order under fill-first, else sorted). Every layout reachable from an opening is found by a
+A layout is the open ends in a canonical order (:func:`canonical`; the Python engine keeps them
+in order under fill-first, so there it meets more states). Every layout reachable from an opening is found by a
 breadth-first search over the tiles (each branching double branches at most once, which bounds
 the ends).
 
@@ -57,8 +57,14 @@ class TooLarge(ValueError):
 
 
 def canonical(rules: Rules, ends) -> tuple:
-    """The open ends as a key: in order under fill-first, else sorted (as the Python engine)."""
-    return tuple(ends) if rules.fill_opening_first else tuple(sorted(ends))
+    """The open ends as a key: sorted, and under fill-first the opening double's arms (the first
+    ``opening_arms`` ends, which the reference rules read by place) sorted apart from the ends
+    added after them. Ends showing the same suit and equally filled are interchangeable (a tile
+    goes on the first playable one of its suit), so layouts equal under this key are one."""
+    if rules.fill_opening_first:
+        arms = rules.opening_arms
+        return tuple(sorted(ends[:arms])) + tuple(sorted(ends[arms:]))
+    return tuple(sorted(ends))
 
 
 def tables(rules: Rules) -> Tables:
