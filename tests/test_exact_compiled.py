@@ -10,8 +10,8 @@ from exact_values import exact_table, rules_of
 from test_exact_lazy import OPTIONS
 
 import dominosim as ds
-from dominosim.fast.exact import StatesFull, enumerate_random, fits
-from dominosim.fast.exact.tables import canonical, tables
+from dominosim.fast.exact.layouts import canonical, tables
+from dominosim.fast.exact.totals import StatesFull, enumerate_random, fits
 from dominosim.reference.game import (
     Move,
     branches,
@@ -55,7 +55,7 @@ def test_a_total_outgrowing_the_primes_is_computed_again_with_more():
 
 
 def test_exact_takes_the_compiled_engine_for_random_and_python_for_styles(monkeypatch):
-    import dominosim.fast.exact as compiled
+    import dominosim.fast.exact.totals as compiled
 
     rules = CASES["config 2"]
     calls = []

@@ -47,7 +47,7 @@ from itertools import combinations
 import pandas as pd
 
 from ..checks import check_limit, check_memory, refuse
-from ..fast import exact as compiled
+from ..fast.exact import totals as compiled
 from ..reference.game import (
     Move,
     drawable,

@@ -109,11 +109,12 @@ def _clear(keys, listed, n):
 
 
 @jit_kernel
-def pip_sums(suits, pips, pool, hidden, lack, p, radix, bits, maps):
+def pip_sums(suits, pips, pool, hidden, lack, radix, bits, maps):
     """The pips of each seat's unrevealed tiles over the completions of a finished hand: the
     number of sums found, each in ``maps.out[i]`` (seat ``s``'s pips in bits ``s * bits`` up)
     with its completions in ``maps.ways_out[i]``; -1 when the maps are too small. ``maps``: two
     open-addressing maps keyed by the room code plus the packed sums times ``radix**p``."""
+    p = hidden.shape[0]
     size = radix ** p
     keys, ways, listed = maps.keys, maps.ways, maps.listed
     n = _put(keys[0], ways[0], listed[0], 0, _room_code(hidden, p, radix), 1)

@@ -42,7 +42,7 @@ Ctx = namedtuple("Ctx", ["p", "rp", "suits", "pips", "drawable", "want", "mv_n",
                          "mv_stitch", "open_layout", "q", "primes", "inv", "st", "it", "acc", "val", "keys",
                          "rows", "vals", "used", "stop", "counts", "scratch", "maps", "shape"])
 """Everything :func:`visit` reads and writes: ``p`` players, ``rp`` the rules' params, the tables
-of :mod:`.tables`, ``q`` (:data:`Q_SIZE` slots), ``primes`` and ``inv[j, k]`` (the inverse of
+of :mod:`.layouts`, ``q`` (:data:`Q_SIZE` slots), ``primes`` and ``inv[j, k]`` (the inverse of
 ``k`` modulo prime ``j``), the state rows ``st``, cursors ``it``, sums ``acc`` and values ``val`` by
 depth, the memo (``keys``, ``rows``: -1 or a row of ``vals``; ``used[0]``: rows taken,
 ``used[1]`` of them by finished hands and openings), ``stop[0]`` (1: stop at once, Ctrl-C), the completions' cache ``counts`` (see :func:`count`),
@@ -386,7 +386,7 @@ def finish_value(c, d, v):
     out = row[OUT]
     ways_all = 0
     found = pip_sums(c.suits, c.pips, row[POOL], row[KNOWN + p:KNOWN + 2 * p],
-                     row[KNOWN + 2 * p:KNOWN + 3 * p], p, c.shape[SH_RADIX], bits, c.maps)
+                     row[KNOWN + 2 * p:KNOWN + 3 * p], c.shape[SH_RADIX], bits, c.maps)
     if found < 0:
         return TOO_MANY_SUMS
     for i in range(found):
