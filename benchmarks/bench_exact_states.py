@@ -4,7 +4,8 @@ its lazy enumeration really keeps (issue 20): on every configuration of the vali
 line-ups.
 
 Run ``python benchmarks/bench_exact_states.py`` (``--limit N``: the most states a run may keep,
-default 3,000,000, the default ``max_states``; ``--only NAME ...``: some rows). Each row runs in
+default 3,000,000, the default ``max_states``; ``--only NAME ...``: some rows; ``--engine
+compiled``: the compiled enumeration of ``dominosim.fast.exact``, for ``--lineups random``). Each row runs in
 its own process and prints Markdown: the estimate, the states met (``> limit`` when the run met
 the limit before it finished), real / estimate (at most 1: the estimate bounds the work),
 estimate / real (how loose it is), CPU seconds, the peak resident memory and the memory the run
@@ -58,6 +59,9 @@ OTHERS = {
     "block d3 2p x4": "ds.Rules(max_pip=3, players=2, hand_size=4)",
     "block d3 2p x4 lead any": "ds.Rules(max_pip=3, players=2, hand_size=4, opening='any')",
     "block d3 3p x3 lead any": "ds.Rules(max_pip=3, players=3, hand_size=3, opening='any')",
+    "cross d4 2p x6 branching": ("ds.Rules(max_pip=4, players=2, hand_size=6, "
+                                 "draw='until_playable', opening_arms=4, "
+                                 "fill_opening_first=True, doubles_branch=True)"),
 }
 LINEUPS = ["random", "bully", "stitcher", "partner"]
 
@@ -90,25 +94,36 @@ def estimate_before(rules, lineup: list[str]) -> int:
     return states * 3 // 2 if any("plays" in _reads(rules, name) for name in lineup) else states
 
 
-def measure(expression: str, lineup: str, limit: int) -> dict:
-    """One run (in this process): the estimate, the states met, CPU seconds, peak MB."""
+def measure(expression: str, lineup: str, limit: int, engine: str = "python") -> dict:
+    """One run (in this process): the estimate, the states met, CPU seconds, peak MB. ``engine``
+    ``compiled``: the compiled enumeration (``random`` only), its kernel loaded or compiled by
+    a small rule set before the clock starts."""
     import dominosim as ds
+    from dominosim.fast.exact.totals import StatesFull, enumerate_random
     from dominosim.solver.exact import _lineup, _reads, estimated_states
     from dominosim.solver.lazy import Lazy, StateLimitError, enumerate_hands
 
     rules = eval(expression, {"ds": ds})  # noqa: S307 - our own table above
-    base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     names = _lineup(rules, lineup)
+    if engine == "compiled":
+        if set(names) != {"random"}:
+            raise SystemExit("--engine compiled enumerates line-ups of random only.")
+        enumerate_random(ds.Rules(max_pip=2, players=2, hand_size=2), 1000)
+    base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     reads = set().union(*(_reads(rules, name) for name in names))
     game = Lazy(rules, names, reads, limit)
     clock = time.process_time()
     try:
-        enumerate_hands(game)
+        if engine == "compiled":
+            states = enumerate_random(rules, limit)[4]
+        else:
+            enumerate_hands(game)
+            states = len(game.memo)
         finished = True
-    except StateLimitError:
-        finished = False
+    except (StateLimitError, StatesFull):
+        states, finished = limit, False
     return {"estimate": estimated_states(rules, names), "before": estimate_before(rules, names),
-            "states": len(game.memo),
+            "states": states,
             "finished": finished, "cpu": time.process_time() - clock,
             "mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
             "grown": (resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - base) * 1024}
@@ -127,10 +142,12 @@ def main() -> None:
     cli.add_argument("--limit", type=int, default=3_000_000)
     cli.add_argument("--only", nargs="*", help="names of rows (e.g. 'config 4')")
     cli.add_argument("--lineups", nargs="*", default=LINEUPS)
+    cli.add_argument("--engine", choices=["python", "compiled"], default="python",
+                     help="the Python enumeration, or the compiled one (random line-ups)")
     cli.add_argument("--child", nargs=2, help=argparse.SUPPRESS)
     args = cli.parse_args()
     if args.child:
-        print(json.dumps(measure(*args.child, args.limit)))
+        print(json.dumps(measure(*args.child, args.limit, args.engine)))
         return
     print("| rules | line-up | estimate before | estimate | states met | real / estimate | "
           "estimate / real | CPU s | peak MB | bytes / state |")
@@ -143,7 +160,7 @@ def main() -> None:
             if lineup != "random" and row_estimate(expression) > args.limit:
                 continue  # refused by default: the random line-up alone shows how far it grows
             out = subprocess.run([sys.executable, __file__, "--limit", str(args.limit),
-                                  "--child", expression, lineup],
+                                  "--engine", args.engine, "--child", expression, lineup],
                                  capture_output=True, text=True, check=True)
             row = json.loads(out.stdout)
             est, met = row["estimate"], row["states"]

@@ -132,8 +132,8 @@ def test_every_module_has_a_layer():
 def test_no_two_modules_share_a_name_but_the_compiled_twins():
     """A module's name tells which file to open: only the compiled engine's twin of a Python
     module (``fast/core/rng.py``, ``fast/search/search.py``, ``fast/search/solve.py``,
-    ``fast/core/styles.py``, ``fast/players/features.py``, ``fast/players/weighted.py``) shares
-    its name."""
+    ``fast/core/styles.py``, ``fast/players/features.py``, ``fast/players/weighted.py``,
+    ``fast/exact/lazy.py``) shares its name."""
     by_name: dict[str, list[str]] = {}
     for name, path in MODULES.items():
         if path.stem not in ("__init__", "__main__"):
@@ -145,7 +145,8 @@ def test_no_two_modules_share_a_name_but_the_compiled_twins():
             ("search", "solve", "dominosim.solver.solve"),
             ("core", "styles", "dominosim.strategies.styles"),
             ("players", "features", "dominosim.strategies.features"),
-            ("players", "weighted", "dominosim.strategies.weighted"))}
+            ("players", "weighted", "dominosim.strategies.weighted"),
+            ("exact", "lazy", "dominosim.solver.lazy"))}
 
 
 def test_each_module_imports_only_from_its_layer_or_below():
@@ -263,7 +264,7 @@ def test_the_reference_package_loads_none_of_its_modules_when_imported(tmp_path)
 # The compiled engine's sub-packages, lowest first (docs/engine.md): each imports only from the
 # ones before it, and ``fast/engine.py`` (the Python side) sits above them all.
 FAST = "dominosim.fast"
-FAST_PACKAGES = ("core", "players", "search", "hand")
+FAST_PACKAGES = ("core", "players", "search", "hand", "exact")
 
 
 def _fast_rank(module: str) -> int | None:

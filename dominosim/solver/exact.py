@@ -3,7 +3,8 @@ deal, every choice of a ``random`` seat and every draw accounted for, in
 :class:`fractions.Fraction`. :func:`exact` enumerates lazily (:mod:`dominosim.solver.lazy`: tiles
 revealed only when a decision or a rule needs them, deals counted, not listed); the enumeration
 over every full deal below (:class:`_Game`, :func:`full_deal_totals`) is kept as its independent
-check and for continuations from a known position.
+check and for continuations from a known position. A line-up of ``random`` alone runs the same
+enumeration compiled (:mod:`dominosim.fast.exact`), equal to it fraction for fraction.
 
 The hand is played by the reference engine's rule functions (:mod:`dominosim.reference.game`:
 :func:`~dominosim.reference.game.legal_moves`, :func:`~dominosim.reference.game.ends_after`,
@@ -47,6 +48,7 @@ from itertools import combinations
 import pandas as pd
 
 from ..checks import check_limit, check_memory, refuse
+from ..fast.exact import totals as compiled
 from ..reference.game import (
     Move,
     drawable,
@@ -354,17 +356,35 @@ def exact(rules: Rules, strategies: str | Sequence[str] = "random", *,
     if max_memory is not None and max_memory // BYTES_PER_STATE < max_states:
         limit, name, value = max_memory // BYTES_PER_STATE, "max_memory", max_memory
     _check_memory(limit, name, value)
+    try:
+        if set(lineup) == {"random"} and compiled.fits(rules):
+            try:
+                return _compiled(rules, limit)
+            except compiled.TooLarge:
+                pass  # more layouts or pip sums than its tables hold: the Python engine
+        return _in_python(rules, lineup, limit)
+    except (StateLimitError, compiled.StatesFull):
+        met = (f"states than {value:,} bytes hold ({limit:,} of {BYTES_PER_STATE} "
+               f"bytes each)" if name == "max_memory" else f"than {limit:,} states")
+        raise ValueError(f"The value for `{name}` must be larger for {rules!r}: the "
+                         f"enumeration met more {met} (the estimate "
+                         f"was {states:,}).") from None
+
+
+def _compiled(rules: Rules, limit: int) -> pd.DataFrame:
+    """:func:`exact` of a line-up of ``random`` by the compiled enumeration."""
+    by_opener, opened_double, played, no_double, states = compiled.enumerate_random(rules, limit)
+    table = _table(rules, Quantities(rules), by_opener, opened_double, played, no_double)
+    table.attrs["states"] = states
+    return table
+
+
+def _in_python(rules: Rules, lineup: list[str], limit: int) -> pd.DataFrame:
+    """:func:`exact` by the Python enumeration (:mod:`dominosim.solver.lazy`)."""
     reads = set().union(*(_reads(rules, name) for name in lineup))
     game = Lazy(rules, lineup, reads, limit)
     with collector_paused():  # till the states are freed, by their reference counts
-        try:
-            by_opener, opened_double, played, no_double = enumerate_hands(game)
-        except StateLimitError:
-            met = (f"states than {value:,} bytes hold ({limit:,} of {BYTES_PER_STATE} "
-                   f"bytes each)" if name == "max_memory" else f"than {limit:,} states")
-            raise ValueError(f"The value for `{name}` must be larger for {rules!r}: the "
-                             f"enumeration met more {met} (the estimate "
-                             f"was {states:,}).") from None
+        by_opener, opened_double, played, no_double = enumerate_hands(game)
         table = _table(rules, game, by_opener, opened_double, played, no_double)
         table.attrs["states"] = len(game.memo)
         del game

@@ -1,0 +1,259 @@
+"""The Python side of the compiled lazy enumeration: it builds the context, plays the openings and
+recovers the totals as fractions.
+
+:func:`enumerate_random` returns what :func:`dominosim.solver.lazy.enumerate_hands` returns, fraction
+for fraction; :func:`fits` says whether a rule set is within its bounds (else the Python engine
+runs). The totals are computed modulo a few primes near ``2**31`` and recovered as fractions by
+rational reconstruction, each checked against one more prime; a check that fails (a total whose
+numerator and denominator outgrow the primes) runs the enumeration again with twice as many.
+
+Examples
+--------
+>>> from dominosim.rules import Rules
+>>> by_opener, opened, played, no_double, states = enumerate_random(Rules(max_pip=2, players=2,
+...                                                                       hand_size=2))
+>>> played, no_double
+(90, 0)
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+from fractions import Fraction
+from itertools import combinations
+
+import numpy as np
+
+from ...reference.game import opens_with_double
+from ...rules import Rules
+from ...solver.vectors import Quantities
+from ...tiles import full_set
+from ..core.params import rule_params
+from .count import completions, make_maps
+from .layouts import TooLarge, tables
+from .lazy import (
+    BONE,
+    FULL,
+    KNOWN,
+    LAYOUT,
+    OPENING,
+    POOL,
+    SEAT,
+    TILE,
+    Ctx,
+    settle,
+    visit,
+)
+
+__all__ = ["StatesFull", "TooLarge", "enumerate_random", "fits"]
+
+DEPTH = 256
+"""Rows of the state stack: more than any hand's plays, draws, knocks and reveals."""
+
+
+class StatesFull(ValueError):
+    """The enumeration met more states than its ``max_states``."""
+
+
+def _primes(k: int, below: int = 2 ** 31) -> list[int]:
+    """The ``k`` largest primes below ``below``."""
+    found: list[int] = []
+    n = below - 1
+    while len(found) < k:
+        if n % 2 and all(n % f for f in range(3, math.isqrt(n) + 1, 2)):
+            found.append(n)
+        n -= 1
+    return found
+
+
+def fits(rules: Rules) -> bool:
+    """Whether the compiled enumeration takes ``rules``: at most 31 tiles, every count of deals
+    within ``int64``, and a state's key within its packing."""
+    n, p, h = rules.n_tiles, rules.players, rules.hand_size
+    if n > 31 or p > 12 or (rules.max_pip + 1) * p > 63 or 5 * p > 63:
+        return False
+    radix = h + 1
+    bits = sum(a + b for a, b in full_set(rules.max_pip)).bit_length()
+    if radix ** p > 1 << 20 or (radix ** p) << (p * bits) >= 1 << 62:
+        return False
+    return math.comb(n, h) ** p < 1 << 62
+
+
+def _context(rules: Rules, max_states: int, n_primes: int) -> tuple[Ctx, Quantities]:
+    t = tables(rules)
+    p, q = rules.players, Quantities(rules)
+    primes = np.array(_primes(n_primes), dtype=np.int64)
+    top = 2 * rules.n_tiles + 2
+    inv = np.zeros((n_primes, top + 1), dtype=np.int64)
+    for j, m in enumerate(primes):
+        for k in range(1, top + 1):
+            inv[j, k] = pow(k, int(m) - 2, int(m))
+    radix = rules.hand_size + 1
+    bits = sum(a + b for a, b in full_set(rules.max_pip)).bit_length()
+    width, size = 2 + 2 * p, q.size * n_primes
+    slots = 1 << max(4, (2 * max_states).bit_length())
+    quantities = np.array([q.WIN, q.TIE, q.BLOCKED, q.OUT, q.POINTS, q.SIDE_POINTS, q.PLAYS,
+                           q.KNOCKS, q.DRAWS, q.STITCH, q.size], dtype=np.int64)
+    ctx = Ctx(p=np.int64(p), rp=rule_params(rules), suits=t.suits, pips=t.pips,
+              drawable=t.drawable, want=t.want, mv_n=t.mv_n, mv_next=t.mv_next,
+              mv_stitch=t.mv_stitch, open_layout=t.open_layout, q=quantities, primes=primes,
+              inv=inv, st=np.zeros((DEPTH, KNOWN + 3 * p), dtype=np.int64),
+              it=np.zeros((DEPTH, 2), dtype=np.int64), acc=np.zeros((DEPTH, size), dtype=np.int64),
+              val=np.zeros((DEPTH, size), dtype=np.int64),
+              keys=np.empty((max_states, width), dtype=np.int64),
+              rows=np.full(slots, -1, dtype=np.int64),
+              vals=np.empty((max_states, size), dtype=np.uint32),
+              used=np.zeros(2, dtype=np.int64), stop=np.zeros(1, dtype=np.int64),
+              counts=np.full((1 << 20, 4), -1, dtype=np.int64),
+              scratch=np.zeros(4 * p + 2 + 2 * radix ** p, dtype=np.int64), maps=make_maps(),
+              shape=np.array([radix, bits, width, rules.max_pip + 1], dtype=np.int64))
+    return ctx, q
+
+
+def _count(ctx: Ctx, pool: int, hidden, lack) -> int:
+    p = int(ctx.p)
+    return int(completions(ctx.suits, np.int64(pool), np.asarray(hidden, dtype=np.int64),
+                           np.asarray(lack, dtype=np.int64), ctx.p, ctx.shape[0],
+                           ctx.scratch[4 * p + 2:]))
+
+
+def _opened(ctx: Ctx, pool: int, bone: int, known: list, hidden: list, seat: int,
+            tile: int) -> np.ndarray:
+    """The residues of the total from ``seat``'s opening play of ``tile`` on."""
+    p = int(ctx.p)
+    row = ctx.st[0]
+    row[:] = 0
+    row[POOL], row[BONE], row[LAYOUT], row[SEAT], row[TILE] = pool, bone, OPENING, seat, tile
+    row[KNOWN:KNOWN + p] = known
+    row[KNOWN + p:KNOWN + 2 * p] = hidden
+    settle(ctx, 0)
+    status = _interruptible(ctx)
+    if status == FULL:
+        raise StatesFull(int(ctx.used[0]))
+    if status < 0:
+        raise TooLarge("a finished hand's pip sums outgrow the compiled maps")
+    return ctx.val[0].copy()
+
+
+def _interruptible(ctx: Ctx) -> int:
+    """:func:`~.lazy.visit` of depth 0 in a thread, so that Ctrl-C reaches this one at once: it
+    sets ``ctx.stop``, which the enumeration reads at every state, and is raised again once the
+    thread has stopped."""
+    status = [0]
+
+    def work() -> None:
+        status[0] = visit(ctx, 0)
+
+    thread = threading.Thread(target=work, daemon=True)
+    thread.start()
+    try:
+        while thread.is_alive():
+            thread.join(0.05)
+    except KeyboardInterrupt:
+        ctx.stop[0] = 1
+        thread.join()
+        raise
+    return status[0]
+
+
+def _run(rules: Rules, max_states: int, n_primes: int):
+    ctx, q = _context(rules, max_states, n_primes)
+    p, h, n = rules.players, rules.hand_size, rules.n_tiles
+    tiles = full_set(rules.max_pip)
+    pool = (1 << n) - 1
+    by_opener = {seat: np.zeros(q.size * n_primes, dtype=object) for seat in range(p)}
+    opened_double = {d: 0 for d in range(rules.max_pip + 1)}
+    played = 0
+    doubles = [tiles.index((d, d)) for d in range(rules.max_pip, -1, -1)]
+    no_double = (_count(ctx, pool & ~sum(1 << t for t in doubles), [h] * p, [0] * p)
+                 if n - p * h >= len(doubles) else 0)
+    primes = [int(m) for m in ctx.primes]
+    if not opens_with_double(rules):
+        seat = rules.leader
+        assert seat is not None
+        hidden = [h] * p
+        hidden[seat] = 0
+        for chosen in combinations(range(n), h):
+            mask = sum(1 << t for t in chosen)
+            known = [0] * p
+            known[seat] = mask
+            v = sum(_opened(ctx, pool & ~mask, 0, known, hidden, seat, t).astype(object)
+                    for t in chosen)
+            by_opener[seat] += _divided(v, h, primes, q.size)
+            played += _count(ctx, pool & ~mask, hidden, [0] * p)
+    else:
+        bone = 0
+        for t in doubles:
+            for seat in range(p):
+                known, hidden = [0] * p, [h] * p
+                known[seat], hidden[seat] = 1 << t, h - 1
+                by_opener[seat] += _opened(ctx, pool & ~(1 << t), bone, known, hidden, seat,
+                                           t).astype(object)
+                m = _count(ctx, pool & ~(1 << t), hidden, [0] * p)
+                opened_double[tiles[t][0]] += m
+                played += m
+            if pool.bit_count() - p * h == 0:
+                break
+            pool &= ~(1 << t)
+            bone |= 1 << t
+    states = int(ctx.used[0] - ctx.used[1])
+    return by_opener, opened_double, played, no_double, states, primes, q.size
+
+
+def _divided(v, k: int, primes: list[int], size: int):
+    out = v.copy()
+    for j, m in enumerate(primes):
+        inverse = pow(k, m - 2, m)
+        out[j * size:(j + 1) * size] = [x * inverse % m for x in v[j * size:(j + 1) * size]]
+    return out
+
+
+def _fraction(residues: list[int], primes: list[int]) -> Fraction | None:
+    """The fraction whose residues modulo ``primes[:-1]`` are ``residues[:-1]`` (rational
+    reconstruction), if it also agrees with the last; else None."""
+    m, u = 1, 0
+    for r, prime in zip(residues[:-1], primes[:-1], strict=True):  # CRT
+        u += m * ((r - u) * pow(m, -1, prime) % prime)
+        m *= prime
+    bound = math.isqrt(m // 2)
+    r0, r1, s0, s1 = m, u % m, 0, 1
+    while r1 > bound:
+        quotient = r0 // r1
+        r0, r1, s0, s1 = r1, r0 - quotient * r1, s1, s0 - quotient * s1
+    if s1 == 0 or abs(s1) > bound or math.gcd(r1, abs(s1)) != 1:
+        return None
+    value = Fraction(r1, s1)
+    last = primes[-1]
+    if value.denominator % last == 0 or (
+            value.numerator * pow(value.denominator, -1, last) - residues[-1]) % last:
+        return None
+    return value
+
+
+def enumerate_random(rules: Rules, max_states: int = 3_000_000, n_primes: int | None = None):
+    """:func:`dominosim.solver.lazy.enumerate_hands` of ``rules`` with every seat playing
+    ``random``, compiled: ``(by_opener, opened_double, played, no_double, states)`` (``states``:
+    the states of the memo before a play, a draw, a knock or a reveal, as the Python engine
+    counts them). Raises :class:`StatesFull` past ``max_states``, and
+    :class:`~dominosim.fast.exact.layouts.TooLarge` for more layouts than the tables hold.
+    ``n_primes`` (default: 4, or 8 where tiles are drawn, whose boneyard sizes divide the totals
+    and lengthen their fractions: configuration 9d's need 6): how many primes to start with.
+    """
+    if n_primes is None:
+        n_primes = 8 if rules.can_draw else 4
+    while True:
+        by_opener, opened, played, no_double, states, primes, size = _run(rules, max_states,
+                                                                          n_primes)
+        fractions: dict = {}
+        for seat, v in by_opener.items():
+            values = [_fraction([int(v[j * size + i]) % m for j, m in enumerate(primes)],
+                                primes) for i in range(size)]
+            if any(x is None for x in values):
+                break
+            fractions[seat] = values
+        else:
+            return fractions, opened, played, no_double, states
+        n_primes *= 2
+
+
