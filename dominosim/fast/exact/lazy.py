@@ -6,12 +6,13 @@ value is a vector of the hand's quantities (:class:`dominosim.solver.vectors.Qua
 residues modulo a few primes (``Ctx.primes``), and the memo is an open-addressing table of the
 states' keys (``Ctx.keys``, ``Ctx.rows``) and their values (``Ctx.vals``). Dividing by the ``k``
 moves of a ``random`` choice or the boneyard's size multiplies by an inverse modulo each prime;
-:mod:`dominosim.solver.exact` recovers each total as a fraction from its residues and checks it
-against one more prime.
+:mod:`.totals` recovers each total as a fraction from its residues and checks it against one
+more prime.
 
 :func:`visit` is the one recursive function: a node is classified (:func:`kind_of`), its children
-are written one by one into the next row (:func:`child`), visited, and summed. Statuses: 0, or
-:data:`FULL` when the memo would hold more than ``Ctx.vals`` rows (the caller's ``max_states``).
+are written one by one into the next row (:func:`next_child`), visited, and summed. Statuses: 0,
+:data:`FULL` when the memo would hold more than ``Ctx.vals`` rows (the caller's ``max_states``),
+:data:`TOO_MANY_SUMS` or :data:`STOPPED`.
 """
 
 from __future__ import annotations
@@ -39,22 +40,20 @@ pip sums outgrow :class:`~.count.Maps`, and of an enumeration stopped by ``Ctx.s
 """Slots of ``Ctx.q``: where each quantity sits in a value vector, and its size."""
 
 Ctx = namedtuple("Ctx", ["p", "rp", "suits", "pips", "drawable", "want", "mv_n", "mv_next",
-                         "mv_stitch", "open_layout", "q", "primes", "inv", "st", "it", "acc", "val", "keys",
-                         "rows", "vals", "used", "stop", "counts", "scratch", "maps", "shape"])
+                         "mv_stitch", "open_layout", "q", "primes", "inv", "st", "it", "acc",
+                         "val", "keys", "rows", "vals", "used", "stop", "counts", "scratch", "maps",
+                         "shape"])
 """Everything :func:`visit` reads and writes: ``p`` players, ``rp`` the rules' params, the tables
 of :mod:`.layouts`, ``q`` (:data:`Q_SIZE` slots), ``primes`` and ``inv[j, k]`` (the inverse of
 ``k`` modulo prime ``j``), the state rows ``st``, cursors ``it``, sums ``acc`` and values ``val`` by
-depth, the memo (``keys``, ``rows``: -1 or a row of ``vals``; ``used[0]``: rows taken,
-``used[1]`` of them by finished hands and openings), ``stop[0]`` (1: stop at once, Ctrl-C), the completions' cache ``counts`` (see :func:`count`),
+depth (rows enough for the deepest hand: :func:`dominosim.fast.exact.totals.depth`), the memo
+(``keys``, ``rows``: -1 or a row of ``vals``; ``used[0]``: rows taken, ``used[1]`` of them by
+finished hands and openings), ``stop[0]`` (1: stop at once, Ctrl-C), the completions' cache
+``counts`` (see :func:`count`),
 ``scratch`` (counts ``[0, p)``, pips ``[p, 2p)``, a key ``[2p, 4p + 2)``, the completions'
 table after), ``maps`` (:class:`~.count.Maps`) and ``shape`` (``radix``, the
 pip sums' ``bits``, the key's width, the bits of a seat's lacks in the cache's key)."""
 SH_RADIX, SH_BITS, SH_WIDTH, SH_LACK = range(4)
-
-
-@jit_helper
-def hidden_of(c, d, s):
-    return c.st[d, KNOWN + c.p + s]
 
 
 @jit_kernel

@@ -48,8 +48,6 @@ from .lazy import (
 
 __all__ = ["StatesFull", "TooLarge", "enumerate_random", "fits"]
 
-DEPTH = 256
-"""Rows of the state stack: more than any hand's plays, draws, knocks and reveals."""
 
 
 class StatesFull(ValueError):
@@ -80,6 +78,18 @@ def fits(rules: Rules) -> bool:
     return math.comb(n, h) ** p < 1 << 62
 
 
+def depth(rules: Rules) -> int:
+    """Rows of the state stack, one per node on the longest path of a hand: each tile is drawn and
+    played at most once, between two of these every seat may knock once, each turn (a play, a
+    draw or a knock) may follow a reveal; plus the opening and the finished hand.
+
+    >>> depth(Rules(max_pip=2, players=2, hand_size=2))
+    80
+    """
+    n = rules.n_tiles
+    return 2 * (2 * n + rules.players * (2 * n + 1)) + 4
+
+
 def _context(rules: Rules, max_states: int, n_primes: int) -> tuple[Ctx, Quantities]:
     t = tables(rules)
     p, q = rules.players, Quantities(rules)
@@ -91,16 +101,16 @@ def _context(rules: Rules, max_states: int, n_primes: int) -> tuple[Ctx, Quantit
             inv[j, k] = pow(k, int(m) - 2, int(m))
     radix = rules.hand_size + 1
     bits = sum(a + b for a, b in full_set(rules.max_pip)).bit_length()
-    width, size = 2 + 2 * p, q.size * n_primes
+    width, size, rows = 2 + 2 * p, q.size * n_primes, depth(rules)
     slots = 1 << max(4, (2 * max_states).bit_length())
     quantities = np.array([q.WIN, q.TIE, q.BLOCKED, q.OUT, q.POINTS, q.SIDE_POINTS, q.PLAYS,
                            q.KNOCKS, q.DRAWS, q.STITCH, q.size], dtype=np.int64)
     ctx = Ctx(p=np.int64(p), rp=rule_params(rules), suits=t.suits, pips=t.pips,
               drawable=t.drawable, want=t.want, mv_n=t.mv_n, mv_next=t.mv_next,
               mv_stitch=t.mv_stitch, open_layout=t.open_layout, q=quantities, primes=primes,
-              inv=inv, st=np.zeros((DEPTH, KNOWN + 3 * p), dtype=np.int64),
-              it=np.zeros((DEPTH, 2), dtype=np.int64), acc=np.zeros((DEPTH, size), dtype=np.int64),
-              val=np.zeros((DEPTH, size), dtype=np.int64),
+              inv=inv, st=np.zeros((rows, KNOWN + 3 * p), dtype=np.int64),
+              it=np.zeros((rows, 2), dtype=np.int64), acc=np.zeros((rows, size), dtype=np.int64),
+              val=np.zeros((rows, size), dtype=np.int64),
               keys=np.empty((max_states, width), dtype=np.int64),
               rows=np.full(slots, -1, dtype=np.int64),
               vals=np.empty((max_states, size), dtype=np.uint32),
