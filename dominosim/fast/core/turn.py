@@ -6,7 +6,7 @@ say (or finds the hand blocked); :func:`play` puts a tile down; :func:`open_with
 play. Every rule is decided in one function here, mirroring :mod:`dominosim.game`: the playable
 suits (:func:`playable_suits`), where a tile goes and what the ends show after it (:func:`place`),
 the stitch-up (:func:`stitched_up`), drawing (:func:`draw_for`), knocking (:func:`knock`), the
-blocked hand (:func:`blocked`), the turn order (:func:`next_seat`), going out (:func:`goes_out`), who
+blocked hand (:func:`is_blocked`), the turn order (:func:`next_seat`), going out (:func:`goes_out`), who
 wins a blocked hand (:func:`lowest_sides`) and the score (:func:`score`). The ``shape``
 (:mod:`dominosim.fast.core.shape`) makes what a game never does vanish at compile time: no drawing
 code in Block, no event log unless one is asked for.
@@ -410,16 +410,23 @@ def knock(shape, rp, board, notes, log, seat, psm):
 
 
 @jit_helper
-def blocked(shape, rp, board):
-    """Whether no seat can ever play again: nothing can be drawn and every seat still holding
-    tiles has knocked since the last play."""
-    if shape.draws and may_draw(rp, drawable(rp, board.at), False) == 1:
+def is_blocked(rp, counts, knocked, drawable):
+    """Whether no seat can ever play again: no tile may be drawn now (``drawable`` tiles may be)
+    and every seat still holding tiles (``counts``) has knocked since the last play (``knocked``,
+    a mask of seats)."""
+    if may_draw(rp, drawable, False) == 1:
         return False
-    holding = 0
     for s in range(rp.players):
-        if board.counts[s] > 0:
-            holding |= 1 << s
-    return holding & ~board.at[KNOCKED] == 0
+        if counts[s] > 0 and not knocked >> s & 1:
+            return False
+    return True
+
+
+@jit_helper
+def blocked(shape, rp, board):
+    """:func:`is_blocked` on ``board`` (a shape that never draws has nothing to draw)."""
+    return is_blocked(rp, board.counts, board.at[KNOCKED],
+                      drawable(rp, board.at) if shape.draws else 0)
 
 
 @jit_helper

@@ -23,7 +23,7 @@ import numpy as np
 
 from ..core.bits import lowest_bit, popcount
 from ..core.jit import jit_helper, jit_kernel
-from ..core.turn import goes_out, may_draw, next_seat, score
+from ..core.turn import goes_out, is_blocked, may_draw, next_seat, score
 from .count import completions, pip_sums
 
 POOL, BONE, LAYOUT, SEAT, KNOCKED, DREW, OUT, TILE, KNOWN = range(9)
@@ -280,12 +280,8 @@ def knock_child(c, d):
     row[KNOCKED] |= 1 << seat
     counts = c.scratch[:c.p]
     held(c, d + 1, counts)
-    holding = 0
-    for s in range(c.p):
-        if counts[s] > 0:
-            holding |= 1 << s
     to_draw = c.drawable[popcount(np.uint64(row[BONE])) + unrevealed(c, d + 1)]
-    if to_draw == 0 and holding & ~row[KNOCKED] == 0:
+    if is_blocked(c.rp, counts, row[KNOCKED], to_draw):
         finish_child(c, d, -1)
     else:
         row[SEAT], row[DREW] = next_seat(c.rp, counts, seat), 0
