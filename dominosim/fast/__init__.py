@@ -15,5 +15,8 @@ before it (``tests/test_layers.py`` checks it):
 - :mod:`.hand`: one hand: the deterministic strategies (``styles``), users' compiled strategies
   (``plugin``), the hand kernel (``kernel``), the compiled entry points (``driver``) and the
   decisions met in a hand with their features (``recorded``).
+- :mod:`.exact`: the lazy exact enumeration of ``ds.exact`` for line-ups of ``random``: the
+  layouts (``layouts``), the completions counted (``count``), the enumeration (``lazy``) and its
+  Python side (``totals``).
 - :mod:`.engine`: the Python side, which prepares runs and reads their results.
 """

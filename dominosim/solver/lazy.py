@@ -63,7 +63,8 @@ from ..strategies.view import SeatView
 from ..tiles import full_set, pips
 from .vectors import Quantities, plus, total
 
-__all__ = ["Lazy", "StateLimitError", "collector_paused", "enumerate_hands", "seat_view"]
+__all__ = ["Lazy", "StateLimitError", "collector_paused", "enumerate_hands", "layout_key",
+           "no_double_pool", "openings", "seat_view"]
 
 
 _MISSING = object()
@@ -223,8 +224,8 @@ class Lazy(Quantities):
         return plus(v, self.PLAYS, n)
 
     def canonical(self, ends) -> tuple:
-        """The open ends as a state key: in order under fill-first, else sorted."""
-        return tuple(ends) if self.rules.fill_opening_first else tuple(sorted(ends))
+        """The open ends as a state key (:func:`layout_key`)."""
+        return layout_key(self.rules, ends)
 
     def start_pub(self) -> tuple:
         """What the styles read of the public history before the opening."""
@@ -439,6 +440,25 @@ class Lazy(Quantities):
         return seat_view(self.rules, seat, self.hand(known[seat]), ends, counts, size, *pub)
 
 
+def layout_key(rules: Rules, ends) -> tuple:
+    """The open ends as a key of the enumerations' states: sorted, and under fill-first the
+    opening double's arms (the first ``opening_arms`` ends, which the rules read by place) sorted
+    apart from the ends added after them. Ends showing the same suit and equally filled are
+    interchangeable (a tile goes on the first playable end of its suit), so the rest of the hand
+    is the same from layouts of one key.
+
+    >>> from dominosim.reference.game import End
+    >>> rules = Rules.preset("cross")
+    >>> layout_key(rules, [End(5, True), End(2), End(5, True), End(3), End(1), End(1)])
+    (End(suit=2, empty_arm=False), End(suit=3, empty_arm=False), End(suit=5, empty_arm=True), \
+End(suit=5, empty_arm=True), End(suit=1, empty_arm=False), End(suit=1, empty_arm=False))
+    """
+    if rules.fill_opening_first:
+        arms = rules.opening_arms
+        return tuple(sorted(ends[:arms])) + tuple(sorted(ends[arms:]))
+    return tuple(sorted(ends))
+
+
 def seat_view(rules: Rules, seat: int, hand: tuple, ends: tuple, tile_counts: tuple,
               boneyard_size: int, lacks, plays) -> SeatView:
     """What ``seat`` sees, as far as the built-in styles read it: its hand, the open ends and
@@ -527,6 +547,53 @@ def collector_paused():
             gc.enable()
 
 
+def openings(rules: Rules):
+    """Every way a hand opens, as both lazy enumerations (this one and the compiled one of
+    :mod:`dominosim.fast.exact`) start it: ``(seat, pool, bone, hand, hidden, leads, double)``.
+    ``seat`` opens holding the tiles of the bit mask ``hand`` (revealed) and ``hidden[seat]``
+    more; ``hidden`` are the seats' unrevealed tiles, ``pool`` the tiles revealed nowhere and
+    ``bone`` the boneyard's revealed tiles; ``leads`` the ids of the tiles it may lead, and
+    ``double`` the opening double's suit (-1 under ``opening='any'``). Under the highest double,
+    each double from the top opens in turn, held by each seat, and then lies in the boneyard
+    for the doubles below it.
+
+    >>> [(seat, hand, leads, double) for seat, _, _, hand, _, leads, double
+    ...  in openings(Rules(max_pip=1, players=2, hand_size=1))]
+    [(0, 4, (2,), 1), (1, 4, (2,), 1), (0, 1, (0,), 0), (1, 1, (0,), 0)]
+    """
+    p, h, n = rules.players, rules.hand_size, rules.n_tiles
+    pool = (1 << n) - 1
+    if not opens_with_double(rules):
+        seat = rules.leader
+        assert seat is not None  # Rules sets it under opening='any'
+        hidden = tuple(0 if s == seat else h for s in range(p))
+        for chosen in combinations(range(n), h):
+            mask = sum(1 << t for t in chosen)
+            yield seat, pool & ~mask, 0, mask, hidden, chosen, -1
+        return
+    tiles, bone = full_set(rules.max_pip), 0
+    for d in range(rules.max_pip, -1, -1):
+        t = tiles.index((d, d))
+        for seat in range(p):
+            hidden = tuple(h - 1 if s == seat else h for s in range(p))
+            yield seat, pool & ~(1 << t), bone, 1 << t, hidden, (t,), d
+        if pool.bit_count() - p * h == 0:
+            break  # the boneyard is full: no deal leaves this double asleep
+        pool &= ~(1 << t)
+        bone |= 1 << t
+
+
+def no_double_pool(rules: Rules) -> int | None:
+    """The tiles of the deals that hold no double (every double then sleeps), whose completions
+    are the deals redealt; None when the boneyard cannot hold every double.
+    """
+    tiles = full_set(rules.max_pip)
+    if rules.n_tiles - rules.players * rules.hand_size < rules.max_pip + 1:
+        return None
+    return (1 << rules.n_tiles) - 1 - sum(1 << tiles.index((d, d))
+                                          for d in range(rules.max_pip + 1))
+
+
 @collector_paused()
 def enumerate_hands(game: Lazy) -> tuple[dict, dict, int, int]:
     """Every deal's hand, lazily: ``(by_opener, opened_double, played, no_double)``, the totals
@@ -534,49 +601,26 @@ def enumerate_hands(game: Lazy) -> tuple[dict, dict, int, int]:
     how many deals each double opened, the deals played and the deals holding no double.
     """
     rules = game.rules
-    p, h = rules.players, rules.hand_size
-    pool = (1 << len(game.tiles)) - 1
-    known, hidden, lack = (0,) * p, (h,) * p, (0,) * p
+    p = rules.players
+    lack = (0,) * p
     by_opener: dict[int, list] = {seat: [] for seat in range(p)}
     opened_double = {d: 0 for d in range(rules.max_pip + 1)}
     played = 0
-    doubles = [game.tiles.index((d, d)) for d in range(rules.max_pip, -1, -1)]
-    spare = len(game.tiles) - p * h  # the boneyard
-    no_double = (game.completions(pool & ~sum(1 << t for t in doubles), hidden, lack)
-                 if spare >= len(doubles) else 0)
-    if not opens_with_double(rules):
-        assert rules.leader is not None  # Rules sets it under opening='any'
-        seat = rules.leader
-        mine = hidden[:seat] + (0,) + hidden[seat + 1:]
-        for chosen in combinations(range(len(game.tiles)), h):
-            mask = sum(1 << t for t in chosen)
-            n = game.completions(pool & ~mask, mine, lack)
-            have = known[:seat] + (mask,) + known[seat + 1:]
-            leads = [Move(t, -1) for t in game.hand(mask)]
-            style = game.styles[seat]
-            if style is not None and len(leads) > 1:
-                view = game.view(have, mine, 0, pool & ~mask, (), seat, game.start_pub())
-                leads = [style.choose(view, leads, None)]
-            by_opener[seat].append(total([game.opened(pool & ~mask, have, mine, lack, 0, seat,
-                                                      m.tile) for m in leads], len(leads)))
-            played += n
-    else:
-        bone = 0
-        for t in doubles:
-            for seat in range(p):
-                if not hidden[seat]:
-                    continue
-                have = known[:seat] + (1 << t,) + known[seat + 1:]
-                left = hidden[:seat] + (hidden[seat] - 1,) + hidden[seat + 1:]
-                n = game.completions(pool & ~(1 << t), left, lack)
-                by_opener[seat].append(game.opened(pool & ~(1 << t), have, left, lack, bone,
-                                                   seat, game.tiles[t]))
-                opened_double[game.tiles[t][0]] += n
-                played += n
-            if pool.bit_count() - sum(hidden) == 0:
-                break  # the boneyard is full: no deal leaves this double asleep
-            pool &= ~(1 << t)
-            bone |= 1 << t
+    free = no_double_pool(rules)
+    no_double = 0 if free is None else game.completions(free, (rules.hand_size,) * p, lack)
+    for seat, pool, bone, hand, hidden, leads, double in openings(rules):
+        known = tuple(hand if s == seat else 0 for s in range(p))
+        n = game.completions(pool, hidden, lack)
+        moves = [Move(game.tiles[t], -1) for t in leads]
+        style = game.styles[seat]
+        if style is not None and len(moves) > 1:
+            view = game.view(known, hidden, bone, pool, (), seat, game.start_pub())
+            moves = [style.choose(view, moves, None)]
+        by_opener[seat].append(total([game.opened(pool, known, hidden, lack, bone, seat, m.tile)
+                                      for m in moves], len(moves)))
+        played += n
+        if double >= 0:
+            opened_double[double] += n
     fractions = {}
     for seat, vectors in by_opener.items():
         den, nums = total(vectors, 1) if vectors else (1, (0,) * game.size)

@@ -8,6 +8,7 @@ primes) and :mod:`.totals` (the Python side: the openings, and the totals recove
 for :func:`dominosim.solver.exact.exact`).
 
 May import: :mod:`dominosim.fast.core` (the turn and the score), the reference engine's rule
-functions (``dominosim.reference.game``) and the quantities of a hand
+functions (``dominosim.reference.game``), and from the Python enumeration it ports the openings
+and the layouts' key (``dominosim.solver.lazy``) and the quantities of a hand
 (``dominosim.solver.vectors``); nothing from the searches or the hand kernel.
 """

@@ -21,7 +21,7 @@ import numpy as np
 from ..core.bits import lowest_bit
 from ..core.jit import jit_helper, jit_kernel
 
-__all__ = ["Maps", "completions", "make_maps", "pip_sums"]
+__all__ = ["Maps", "SEED", "completions", "make_maps", "mix", "pip_sums"]
 
 Maps = namedtuple("Maps", ["keys", "ways", "listed", "out", "ways_out"])
 """The scratch of :func:`pip_sums`: two open-addressing maps (``keys``, -1 where empty; ``ways``;
@@ -54,10 +54,11 @@ def _allowed(suits, t, hidden, lack, p):
 
 
 @jit_kernel
-def completions(suits, pool, hidden, lack, p, radix, dp):
+def completions(suits, pool, hidden, lack, radix, dp):
     """How many ways the tiles of ``pool`` fill the ``hidden`` slots of the ``p`` seats (each
     avoiding the seat's ``lack``) and the boneyard's (the rest); ``dp``: scratch of
     ``2 * radix**p`` entries."""
+    p = hidden.shape[0]
     size = radix ** p
     for code in range(size):
         dp[code] = 0
@@ -84,12 +85,25 @@ def completions(suits, pool, hidden, lack, p, radix, dp):
     return dp[a * size]
 
 
+SEED = 1469598103934665603
+"""Where every hash of :func:`mix` starts (FNV-1a's offset basis)."""
+
+
+@jit_helper
+def mix(h, x):
+    """The hash ``h`` (``uint64``) after one more word ``x`` of a key: FNV-1a's step, then a shift
+    that brings the high bits down (the tables take a hash's low bits). The one hash of the
+    enumeration's tables: the memo, the completions' cache and the pip sums' maps."""
+    h = (h ^ np.uint64(x)) * np.uint64(1099511628211)
+    return h ^ (h >> np.uint64(29))
+
+
 @jit_helper
 def _put(keys, ways, listed, n, key, add):
     """Add ``add`` to ``key`` in the open-addressing map (``keys``: -1 where empty; ``listed[:n]``:
     the slots taken); returns the new ``n``, or -1 when the map is half full."""
     mask = keys.shape[0] - 1
-    slot = (key * 0x9E3779B97F4A7C15) >> 17 & mask
+    slot = np.int64(mix(np.uint64(SEED), key) & np.uint64(mask))
     while keys[slot] != -1 and keys[slot] != key:
         slot = (slot + 1) & mask
     if keys[slot] == -1:

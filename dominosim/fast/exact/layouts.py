@@ -6,8 +6,8 @@ layout after each and whether it stitches up) are read from :mod:`dominosim.refe
 turn and the score are the compiled engine's deciders (:mod:`dominosim.fast.core.turn`), held to
 the reference ones by the differential tests.
 
-A layout is the open ends in a canonical order (:func:`canonical`; the Python engine keeps them
-in order under fill-first, so there it meets more states). Every layout reachable from an opening is found by a
+A layout is the open ends as the Python enumeration keys them
+(:func:`dominosim.solver.lazy.layout_key`). Every layout reachable from an opening is found by a
 breadth-first search over the tiles (each branching double branches at most once, which bounds
 the ends).
 
@@ -36,6 +36,7 @@ from ...reference.game import (
     playable_suits,
 )
 from ...rules import Rules
+from ...solver.lazy import layout_key
 from ...tiles import full_set, pips
 
 __all__ = ["Tables", "TooLarge", "tables", "MAX_LAYOUTS"]
@@ -56,17 +57,6 @@ class TooLarge(ValueError):
     """The rule set has more layouts than :data:`MAX_LAYOUTS`."""
 
 
-def canonical(rules: Rules, ends) -> tuple:
-    """The open ends as a key: sorted, and under fill-first the opening double's arms (the first
-    ``opening_arms`` ends, which the reference rules read by place) sorted apart from the ends
-    added after them. Ends showing the same suit and equally filled are interchangeable (a tile
-    goes on the first playable one of its suit), so layouts equal under this key are one."""
-    if rules.fill_opening_first:
-        arms = rules.opening_arms
-        return tuple(sorted(ends[:arms])) + tuple(sorted(ends[arms:]))
-    return tuple(sorted(ends))
-
-
 def tables(rules: Rules) -> Tables:
     """The :class:`Tables` of ``rules`` (raises :class:`TooLarge` past :data:`MAX_LAYOUTS`)."""
     tiles = full_set(rules.max_pip)
@@ -77,7 +67,7 @@ def tables(rules: Rules) -> Tables:
     open_layout = np.full(n, -1, dtype=np.int64)
 
     def number(ends) -> int:
-        key = canonical(rules, ends)
+        key = layout_key(rules, ends)
         if key not in index:
             if len(order) >= MAX_LAYOUTS:
                 raise TooLarge(f"more than {MAX_LAYOUTS:,} layouts")

@@ -24,7 +24,7 @@ import numpy as np
 from ..core.bits import lowest_bit, popcount
 from ..core.jit import jit_helper, jit_kernel
 from ..core.turn import goes_out, is_blocked, may_draw, next_seat, score
-from .count import completions, pip_sums
+from .count import SEED, completions, mix, pip_sums
 
 POOL, BONE, LAYOUT, SEAT, KNOCKED, DREW, OUT, TILE, KNOWN = range(9)
 """Columns of a state row; ``KNOWN + s``, ``KNOWN + p + s`` (hidden) and ``KNOWN + 2p + s``
@@ -52,8 +52,8 @@ finished hands and openings), ``stop[0]`` (1: stop at once, Ctrl-C), the complet
 ``counts`` (see :func:`count`),
 ``scratch`` (counts ``[0, p)``, pips ``[p, 2p)``, a key ``[2p, 4p + 2)``, the completions'
 table after), ``maps`` (:class:`~.count.Maps`) and ``shape`` (``radix``, the
-pip sums' ``bits``, the key's width, the bits of a seat's lacks in the cache's key)."""
-SH_RADIX, SH_BITS, SH_WIDTH, SH_LACK = range(4)
+pip sums' ``bits``, the bits of a seat's lacks in the cache's key)."""
+SH_RADIX, SH_BITS, SH_LACK = range(3)
 
 
 @jit_kernel
@@ -65,15 +65,13 @@ def count(c, d):
     for s in range(p):
         hidden |= row[KNOWN + p + s] << (5 * s)
         lack |= row[KNOWN + 2 * p + s] << (c.shape[SH_LACK] * s)
-    h = (np.uint64(row[POOL]) * np.uint64(0x9E3779B97F4A7C15)) ^ (
-        np.uint64(hidden) * np.uint64(0xC2B2AE3D27D4EB4F)) ^ np.uint64(lack)
-    h ^= h >> np.uint64(31)
+    h = mix(mix(mix(np.uint64(SEED), row[POOL]), hidden), lack)
     slot = np.int64(h & np.uint64(c.counts.shape[0] - 1))
     line = c.counts[slot]
     if line[3] >= 0 and line[0] == row[POOL] and line[1] == hidden and line[2] == lack:
         return line[3]
     found = completions(c.suits, row[POOL], row[KNOWN + p:KNOWN + 2 * p],
-                        row[KNOWN + 2 * p:KNOWN + 3 * p], p, c.shape[SH_RADIX],
+                        row[KNOWN + 2 * p:KNOWN + 3 * p], c.shape[SH_RADIX],
                         c.scratch[4 * p + 2:])
     line[0], line[1], line[2], line[3] = row[POOL], hidden, lack, found
     return found
@@ -415,10 +413,9 @@ def key_of(c, d, key):
     for s in range(p):
         key[2 + s] = row[KNOWN + s]
         key[2 + p + s] = row[KNOWN + p + s] | row[KNOWN + 2 * p + s] << 8
-    h = np.uint64(1469598103934665603)
+    h = np.uint64(SEED)
     for i in range(2 + 2 * p):
-        h = (h ^ np.uint64(key[i])) * np.uint64(1099511628211)
-        h ^= h >> np.uint64(29)
+        h = mix(h, key[i])
     return h
 
 
@@ -476,7 +473,7 @@ def visit(c, d):
             c.val[d, i] = c.vals[c.rows[slot], i]
         return 0
     kind, k = kind_of(c, d)
-    n = 0 if kind == K_FINISH else count(c, d)
+    n = 0 if kind == K_FINISH or kind == K_REVEAL else count(c, d)  # a reveal adds no count
     acc = c.acc[d]
     for i in range(acc.shape[0]):
         acc[i] = 0

@@ -22,12 +22,11 @@ import math
 import threading
 from fractions import Fraction
 from functools import lru_cache
-from itertools import combinations
 
 import numpy as np
 
-from ...reference.game import opens_with_double
 from ...rules import Rules
+from ...solver.lazy import no_double_pool, openings
 from ...solver.vectors import Quantities
 from ...tiles import full_set
 from ..core.params import rule_params
@@ -41,6 +40,7 @@ from .lazy import (
     OPENING,
     POOL,
     SEAT,
+    SH_RADIX,
     TILE,
     Ctx,
     settle,
@@ -66,14 +66,19 @@ def _primes(k: int, below: int = 2 ** 31) -> list[int]:
     return found
 
 
+def _packing(rules: Rules) -> tuple[int, int]:
+    """``(radix, bits)``: a seat's unrevealed tiles, counted in base ``radix``, and the bits of a
+    seat's pip sum (any hand's pips fit: they are at most the set's)."""
+    return rules.hand_size + 1, sum(a + b for a, b in full_set(rules.max_pip)).bit_length()
+
+
 def fits(rules: Rules) -> bool:
     """Whether the compiled enumeration takes ``rules``: at most 31 tiles, every count of deals
     within ``int64``, and a state's key within its packing."""
     n, p, h = rules.n_tiles, rules.players, rules.hand_size
     if n > 31 or p > 12 or (rules.max_pip + 1) * p > 63 or 5 * p > 63:
         return False
-    radix = h + 1
-    bits = sum(a + b for a, b in full_set(rules.max_pip)).bit_length()
+    radix, bits = _packing(rules)
     if radix ** p > 1 << 20 or (radix ** p) << (p * bits) >= 1 << 62:
         return False
     return math.comb(n, h) ** p < 1 << 62
@@ -100,8 +105,7 @@ def _context(rules: Rules, max_states: int, n_primes: int) -> tuple[Ctx, Quantit
     for j, m in enumerate(primes):
         for k in range(1, top + 1):
             inv[j, k] = pow(k, int(m) - 2, int(m))
-    radix = rules.hand_size + 1
-    bits = sum(a + b for a, b in full_set(rules.max_pip)).bit_length()
+    radix, bits = _packing(rules)
     width, size, rows = 2 + 2 * p, q.size * n_primes, depth(rules)
     slots = 1 << max(4, (2 * max_states).bit_length())
     quantities = np.array([q.WIN, q.TIE, q.BLOCKED, q.OUT, q.POINTS, q.SIDE_POINTS, q.PLAYS,
@@ -118,14 +122,15 @@ def _context(rules: Rules, max_states: int, n_primes: int) -> tuple[Ctx, Quantit
               used=np.zeros(2, dtype=np.int64), stop=np.zeros(1, dtype=np.int64),
               counts=np.full((1 << 20, 4), -1, dtype=np.int64),
               scratch=np.zeros(4 * p + 2 + 2 * radix ** p, dtype=np.int64), maps=make_maps(),
-              shape=np.array([radix, bits, width, rules.max_pip + 1], dtype=np.int64))
+              shape=np.array([radix, bits, rules.max_pip + 1], dtype=np.int64))
     return ctx, q
 
 
-def _count(ctx: Ctx, pool: int, hidden, lack) -> int:
+def _count(ctx: Ctx, pool: int, hidden) -> int:
+    """The completions of ``pool`` into the ``hidden`` slots before anything is known to lack."""
     p = int(ctx.p)
     return int(completions(ctx.suits, np.int64(pool), np.asarray(hidden, dtype=np.int64),
-                           np.asarray(lack, dtype=np.int64), ctx.p, ctx.shape[0],
+                           np.zeros(p, dtype=np.int64), ctx.shape[SH_RADIX],
                            ctx.scratch[4 * p + 2:]))
 
 
@@ -137,7 +142,7 @@ def _opened(ctx: Ctx, pool: int, bone: int, known: list, hidden: list, seat: int
     row[:] = 0
     row[POOL], row[BONE], row[LAYOUT], row[SEAT], row[TILE] = pool, bone, OPENING, seat, tile
     row[KNOWN:KNOWN + p] = known
-    row[KNOWN + p:KNOWN + 2 * p] = hidden
+    row[KNOWN + p:KNOWN + 2 * p] = hidden  # the lacks: none yet
     settle(ctx, 0)
     status = _interruptible(ctx)
     if status == FULL:
@@ -169,55 +174,26 @@ def _interruptible(ctx: Ctx) -> int:
 
 
 def _run(rules: Rules, max_states: int, n_primes: int):
+    """One enumeration modulo ``n_primes`` primes: the residues of each opener's totals, and the
+    counts and states of :func:`enumerate_random`."""
     ctx, q = _context(rules, max_states, n_primes)
-    p, h, n = rules.players, rules.hand_size, rules.n_tiles
-    tiles = full_set(rules.max_pip)
-    pool = (1 << n) - 1
-    by_opener = {seat: np.zeros(q.size * n_primes, dtype=object) for seat in range(p)}
+    p = rules.players
+    mods = np.repeat(ctx.primes, q.size)  # the prime of each entry of a value
+    by_opener = {seat: np.zeros(q.size * n_primes, dtype=np.int64) for seat in range(p)}
     opened_double = {d: 0 for d in range(rules.max_pip + 1)}
     played = 0
-    doubles = [tiles.index((d, d)) for d in range(rules.max_pip, -1, -1)]
-    no_double = (_count(ctx, pool & ~sum(1 << t for t in doubles), [h] * p, [0] * p)
-                 if n - p * h >= len(doubles) else 0)
-    primes = [int(m) for m in ctx.primes]
-    if not opens_with_double(rules):
-        seat = rules.leader
-        assert seat is not None
-        hidden = [h] * p
-        hidden[seat] = 0
-        for chosen in combinations(range(n), h):
-            mask = sum(1 << t for t in chosen)
-            known = [0] * p
-            known[seat] = mask
-            v = sum(_opened(ctx, pool & ~mask, 0, known, hidden, seat, t).astype(object)
-                    for t in chosen)
-            by_opener[seat] += _divided(v, h, primes, q.size)
-            played += _count(ctx, pool & ~mask, hidden, [0] * p)
-    else:
-        bone = 0
-        for t in doubles:
-            for seat in range(p):
-                known, hidden = [0] * p, [h] * p
-                known[seat], hidden[seat] = 1 << t, h - 1
-                by_opener[seat] += _opened(ctx, pool & ~(1 << t), bone, known, hidden, seat,
-                                           t).astype(object)
-                m = _count(ctx, pool & ~(1 << t), hidden, [0] * p)
-                opened_double[tiles[t][0]] += m
-                played += m
-            if pool.bit_count() - p * h == 0:
-                break
-            pool &= ~(1 << t)
-            bone |= 1 << t
+    free = no_double_pool(rules)
+    no_double = 0 if free is None else _count(ctx, free, (rules.hand_size,) * p)
+    for seat, pool, bone, hand, hidden, leads, double in openings(rules):
+        known = [hand if s == seat else 0 for s in range(p)]
+        v = sum(_opened(ctx, pool, bone, known, hidden, seat, t) for t in leads) % mods
+        by_opener[seat] = (by_opener[seat] + v * np.repeat(ctx.inv[:, len(leads)], q.size)) % mods
+        n = _count(ctx, pool, hidden)
+        played += n
+        if double >= 0:
+            opened_double[double] += n
     states = int(ctx.used[0] - ctx.used[1])
-    return by_opener, opened_double, played, no_double, states, primes, q.size
-
-
-def _divided(v, k: int, primes: list[int], size: int):
-    out = v.copy()
-    for j, m in enumerate(primes):
-        inverse = pow(k, m - 2, m)
-        out[j * size:(j + 1) * size] = [x * inverse % m for x in v[j * size:(j + 1) * size]]
-    return out
+    return by_opener, opened_double, played, no_double, states, [int(m) for m in ctx.primes], q.size
 
 
 def _fraction(residues: list[int], primes: list[int]) -> Fraction | None:
