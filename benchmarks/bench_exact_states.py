@@ -110,13 +110,12 @@ def measure(expression: str, lineup: str, limit: int, engine: str = "python") ->
             raise SystemExit("--engine compiled enumerates line-ups of random only.")
         enumerate_random(ds.Rules(max_pip=2, players=2, hand_size=2), 1000)
     base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-    reads = set().union(*(_reads(rules, name) for name in names))
-    game = Lazy(rules, names, reads, limit)
     clock = time.process_time()
     try:
         if engine == "compiled":
             states = enumerate_random(rules, limit)[4]
         else:
+            game = Lazy(rules, names, set().union(*(_reads(rules, name) for name in names)), limit)
             enumerate_hands(game)
             states = len(game.memo)
         finished = True

@@ -70,7 +70,6 @@ def test_decisions_mark_the_move_each_seat_made():
     assert (d.loc[d["chosen"], "pips"] == heaviest[d["chosen"]]).all()
 
 
-
 def test_a_teachers_labels_mark_its_move_while_the_seat_plays_its_own():
     from dominosim.players.decisions import _reference
     from dominosim.strategies.lineup import resolve_lineup
@@ -85,6 +84,7 @@ def test_a_teachers_labels_mark_its_move_while_the_seat_plays_its_own():
     heaviest = by_decision["pips"].transform("max")
     assert (taught.loc[taught["chosen"], "pips"] == heaviest[taught["chosen"]]).all()
     assert (own["chosen"] != taught["chosen"]).any()
+
 
 def _board_of(state: GameState):
     """The compiled engine's board and notes for a reference position (what the features read)."""

@@ -67,7 +67,8 @@ class _Recorder:
 
     With a ``teacher`` (a strategy object), the move marked ``chosen`` is the one the teacher
     would make at that position, while the seat still plays its own strategy's move (labels for
-    imitation at the positions the strategy reaches).
+    imitation at the positions the strategy reaches). The teacher chooses first, from the same
+    random stream, so a teacher that draws from it moves the seat's later random choices.
     """
 
     def __init__(self, strategy: Any, rows: list[np.ndarray], count: list[int],
