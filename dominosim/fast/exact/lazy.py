@@ -330,33 +330,54 @@ def add_n(c, v, index, n):
     size = c.q[Q_SIZE]
     for j in range(c.primes.shape[0]):
         m = c.primes[j]
-        v[j * size + index] = (v[j * size + index] + n % m) % m
+        x = v[j * size + index] + n % m
+        v[j * size + index] = x - m if x >= m else x
 
 
 @jit_helper
-def add_product(c, v, index, n, x):
-    """Add ``n * x`` to entry ``index`` of ``v``, modulo every prime (no overflow)."""
-    size = c.q[Q_SIZE]
+def credit(c, v, winner, points, ways):
+    """Add ``ways`` completions won by ``winner`` (-1: a tie) for ``points`` to the value ``v``,
+    modulo every prime."""
+    size, q = c.q[Q_SIZE], c.q
     for j in range(c.primes.shape[0]):
-        m = c.primes[j]
-        v[j * size + index] = (v[j * size + index] + (n % m) * (x % m)) % m
+        m, base = c.primes[j], j * size
+        w = ways % m
+        if winner < 0:
+            add_residue(v, base + q[Q_TIE], w, m)
+        else:
+            add_residue(v, base + q[Q_WIN] + winner, w, m)
+            wp = mulmod(w, points % m, m)
+            add_residue(v, base + q[Q_POINTS], wp, m)
+            add_residue(v, base + q[Q_SIDE_POINTS] + winner, wp, m)
+
+
+@jit_helper
+def add_residue(v, i, x, m):
+    """``v[i] += x`` for residues of ``m``."""
+    y = v[i] + x
+    v[i] = y - m if y >= m else y
 
 
 @jit_helper
 def add_value(c, v, w):
-    """``v += w`` (residues: reduced by :func:`reduce` once the node's children are summed)."""
-    for i in range(v.shape[0]):
-        v[i] += w[i]
-
-
-@jit_helper
-def reduce(c, v):
-    """Every entry of ``v`` modulo its prime."""
+    """``v += w``, modulo every prime (both hold residues: a subtraction keeps the sum one)."""
     size = c.q[Q_SIZE]
     for j in range(c.primes.shape[0]):
         m = c.primes[j]
         for i in range(j * size, (j + 1) * size):
-            v[i] %= m
+            x = v[i] + w[i]
+            v[i] = x - m if x >= m else x
+
+
+@jit_helper
+def mulmod(a, b, m):
+    """``a * b`` modulo ``m`` for residues ``a, b`` of a prime ``m`` below 2**31, without an
+    integer division: the quotient read from the float product is exact or one off (its
+    relative error is a few units of 2**-53 on a quotient below 2**32), and corrected."""
+    x = a * b - np.int64(float(a) * float(b) / float(m)) * m
+    if x < 0:
+        return x + m
+    return x - m if x >= m else x
 
 
 @jit_helper
@@ -366,7 +387,7 @@ def divide(c, v, k):
     for j in range(c.primes.shape[0]):
         m, inverse = c.primes[j], c.inv[j, k]
         for i in range(j * size, (j + 1) * size):
-            v[i] = v[i] * inverse % m
+            v[i] = mulmod(v[i], inverse, m)
 
 
 @jit_kernel
@@ -382,22 +403,20 @@ def finish_value(c, d, v):
                      row[KNOWN + 2 * p:KNOWN + 3 * p], c.shape[SH_RADIX], bits, c.maps)
     if found < 0:
         return TOO_MANY_SUMS
+    for s in range(p):  # the pips each seat shows
+        left[s] = 0
+        rest = np.uint64(row[KNOWN + s])
+        while rest:
+            left[s] += c.pips[lowest_bit(rest)]
+            rest &= rest - np.uint64(1)
     for i in range(found):
         key, ways = c.maps.out[i], c.maps.ways_out[i]
         for s in range(p):
-            shown = 0
-            rest = np.uint64(row[KNOWN + s])
-            while rest:
-                shown += c.pips[lowest_bit(rest)]
-                rest &= rest - np.uint64(1)
-            left[s] = shown + (key >> (s * bits) & ((1 << bits) - 1))
+            left[s] += key >> (s * bits) & ((1 << bits) - 1)
         winner, points = score(c.rp, left, out)
-        if winner < 0:
-            add_n(c, v, c.q[Q_TIE], ways)
-        else:
-            add_n(c, v, c.q[Q_WIN] + winner, ways)
-            add_product(c, v, c.q[Q_POINTS], ways, points)
-            add_product(c, v, c.q[Q_SIDE_POINTS] + winner, ways, points)
+        for s in range(p):
+            left[s] -= key >> (s * bits) & ((1 << bits) - 1)
+        credit(c, v, winner, points, ways)
         ways_all += ways
     add_n(c, v, c.q[Q_OUT] if out >= 0 else c.q[Q_BLOCKED], ways_all)
     return 0
@@ -442,11 +461,14 @@ def probe(c, d):
 
 
 @jit_kernel
-def remember(c, d):
-    """Keep the value at depth ``d`` for its state: 0, or :data:`FULL`."""
-    slot, found = probe(c, d)
-    if found:
-        return 0
+def remember(c, d, slot):
+    """Keep the value at depth ``d`` for its state, in the empty memo ``slot`` its probe found
+    before the children were visited (probed again if a child took it since): 0, or
+    :data:`FULL`."""
+    if c.rows[slot] >= 0:
+        slot, _ = probe(c, d)
+    else:
+        key_of(c, d, c.scratch[2 * c.p:4 * c.p + 2])
     row = c.used[0]
     if row >= c.vals.shape[0]:
         return FULL
@@ -493,7 +515,6 @@ def visit(c, d):
                 if r == 2:
                     add_n(c, acc, c.q[Q_STITCH] + c.st[d, SEAT], n)
             r = next_child(c, d, kind)
-        reduce(c, acc)
         if k > 1:
             divide(c, acc, k)
         if kind != K_REVEAL:
@@ -501,4 +522,4 @@ def visit(c, d):
                   if kind == K_DRAW else c.q[Q_KNOCKS], n)
     for i in range(acc.shape[0]):
         c.val[d, i] = acc[i]
-    return remember(c, d)
+    return remember(c, d, slot)
