@@ -57,32 +57,34 @@ def _allowed(suits, t, hidden, lack, p):
 def completions(suits, pool, hidden, lack, radix, dp):
     """How many ways the tiles of ``pool`` fill the ``hidden`` slots of the ``p`` seats (each
     avoiding the seat's ``lack``) and the boneyard's (the rest); ``dp``: scratch of
-    ``2 * radix**p`` entries."""
+    ``2 * radix**p`` entries (the counts by room code, then each code's seats with room)."""
     p = hidden.shape[0]
     size = radix ** p
+    room = dp[size:2 * size]
+    room[0] = 0
+    for code in range(1, size):  # seat s has room in `code` iff its digit is not 0
+        room[code] = room[code // radix] << 1 | (1 if code % radix else 0)
     for code in range(size):
         dp[code] = 0
-    dp[_room_code(hidden, p, radix)] = 1
-    a = 0  # the current table is dp[a * size:(a + 1) * size]
+    start = _room_code(hidden, p, radix)
+    dp[start] = 1
     rest = np.uint64(pool)
     while rest:
         t = lowest_bit(rest)
         rest &= rest - np.uint64(1)
         allowed = _allowed(suits, t, hidden, lack, p)
-        cur, nxt = a * size, (1 - a) * size
-        for code in range(size):
-            dp[nxt + code] = dp[cur + code]  # the tile goes to the boneyard
-        for code in range(size):
-            ways = dp[cur + code]
-            if ways == 0:
-                continue
+        # in place, codes ascending: a tile taken from `code` lands on a smaller code, already
+        # passed, so each tile moves once; left where it is, it goes to the boneyard
+        for code in range(start + 1):
+            ways = dp[code]
+            seats = allowed & room[code]
             unit = 1
-            for s in range(p):
-                if allowed >> s & 1 and (code // unit) % radix > 0:
-                    dp[nxt + code - unit] += ways
+            while ways and seats:
+                if seats & 1:
+                    dp[code - unit] += ways
+                seats >>= 1
                 unit *= radix
-        a = 1 - a
-    return dp[a * size]
+    return dp[0]
 
 
 SEED = 1469598103934665603
