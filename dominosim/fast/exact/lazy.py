@@ -424,16 +424,18 @@ def finish_value(c, d, v):
 
 @jit_helper
 def key_of(c, d, key):
-    """The memo key of the state at depth ``d``, into ``key``; returns its hash."""
+    """The memo key of the state at depth ``d``, into ``key`` (its first ``2 + p`` words: one for
+    the pool and the boneyard, one for the layout and the turn, then one a seat: its revealed
+    tiles, its unrevealed count from bit 32 and its lacks from bit 40, which :func:`~.totals.fits`
+    leaves room for); returns its hash."""
     p, row = c.p, c.st[d]
     key[0] = row[POOL] | row[BONE] << 32
     key[1] = (row[LAYOUT] + 2) | row[SEAT] << 24 | row[KNOCKED] << 30 | row[DREW] << 45 | (
         row[OUT] + 1) << 46 | row[TILE] << 52
     for s in range(p):
-        key[2 + s] = row[KNOWN + s]
-        key[2 + p + s] = row[KNOWN + p + s] | row[KNOWN + 2 * p + s] << 8
+        key[2 + s] = row[KNOWN + s] | row[KNOWN + p + s] << 32 | row[KNOWN + 2 * p + s] << 40
     h = np.uint64(SEED)
-    for i in range(2 + 2 * p):
+    for i in range(2 + p):
         h = mix(h, key[i])
     return h
 
@@ -446,7 +448,7 @@ def probe(c, d):
     h = key_of(c, d, key)
     mask = c.rows.shape[0] - 1
     slot = np.int64(h & np.uint64(mask))
-    width = 2 + 2 * c.p
+    width = c.keys.shape[1]
     while True:
         if c.rows[slot] < 0:
             return slot, False
@@ -476,7 +478,7 @@ def remember(c, d, slot):
     if c.st[d, LAYOUT] < 0:
         c.used[1] += 1
     c.rows[slot] = row
-    for i in range(2 + 2 * c.p):
+    for i in range(c.keys.shape[1]):
         c.keys[row, i] = c.scratch[2 * c.p + i]
     for i in range(c.vals.shape[1]):
         c.vals[row, i] = c.val[d, i]

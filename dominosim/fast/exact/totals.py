@@ -106,7 +106,7 @@ def _context(rules: Rules, max_states: int, n_primes: int) -> tuple[Ctx, Quantit
         for k in range(1, top + 1):
             inv[j, k] = pow(k, int(m) - 2, int(m))
     radix, bits = _packing(rules)
-    width, size, rows = 2 + 2 * p, q.size * n_primes, depth(rules)
+    width, size, rows = 2 + p, q.size * n_primes, depth(rules)
     slots = 1 << max(4, (2 * max_states).bit_length())
     quantities = np.array([q.WIN, q.TIE, q.BLOCKED, q.OUT, q.POINTS, q.SIDE_POINTS, q.PLAYS,
                            q.KNOCKS, q.DRAWS, q.STITCH, q.size], dtype=np.int64)
