@@ -35,8 +35,7 @@ K_OPEN, K_FINISH, K_REVEAL, K_PLAY, K_DRAW, K_KNOCK = range(6)
 FULL, TOO_MANY_SUMS, STOPPED = -1, -2, -3
 """The statuses of a memo that would hold more states than its rows, of a finished hand whose
 pip sums outgrow :class:`~.count.Maps`, and of an enumeration stopped by ``Ctx.stop``."""
-(Q_WIN, Q_TIE, Q_BLOCKED, Q_OUT, Q_POINTS, Q_SIDE_POINTS, Q_PLAYS, Q_KNOCKS, Q_DRAWS, Q_STITCH,
- Q_SIZE) = range(11)
+Q_WIN, Q_OUT, Q_SIDE_POINTS, Q_PLAYS, Q_KNOCKS, Q_DRAWS, Q_STITCH, Q_SIZE = range(8)
 """Slots of ``Ctx.q``: where each quantity sits in a value vector, and its size."""
 
 Ctx = namedtuple("Ctx", ["p", "rp", "suits", "pips", "drawable", "want", "mv_n", "mv_next",
@@ -336,19 +335,17 @@ def add_n(c, v, index, n):
 
 @jit_helper
 def credit(c, v, winner, points, ways):
-    """Add ``ways`` completions won by ``winner`` (-1: a tie) for ``points`` to the value ``v``,
-    modulo every prime."""
+    """Add ``ways`` completions won by side ``winner`` for ``points`` to the value ``v``, modulo
+    every prime (a tie adds nothing: ties, blocked hands and the winner's points are not kept,
+    :func:`~.totals.full_values` derives them)."""
     size, q = c.q[Q_SIZE], c.q
+    if winner < 0:
+        return
     for j in range(c.primes.shape[0]):
         m, base = c.primes[j], j * size
         w = ways % m
-        if winner < 0:
-            add_residue(v, base + q[Q_TIE], w, m)
-        else:
-            add_residue(v, base + q[Q_WIN] + winner, w, m)
-            wp = mulmod(w, points % m, m)
-            add_residue(v, base + q[Q_POINTS], wp, m)
-            add_residue(v, base + q[Q_SIDE_POINTS] + winner, wp, m)
+        add_residue(v, base + q[Q_WIN] + winner, w, m)
+        add_residue(v, base + q[Q_SIDE_POINTS] + winner, mulmod(w, points % m, m), m)
 
 
 @jit_helper
@@ -418,7 +415,8 @@ def finish_value(c, d, v):
             left[s] -= key >> (s * bits) & ((1 << bits) - 1)
         credit(c, v, winner, points, ways)
         ways_all += ways
-    add_n(c, v, c.q[Q_OUT] if out >= 0 else c.q[Q_BLOCKED], ways_all)
+    if out >= 0:
+        add_n(c, v, c.q[Q_OUT], ways_all)
     return 0
 
 

@@ -96,6 +96,35 @@ def depth(rules: Rules) -> int:
     return 2 * (2 * n + rules.players * (2 * n + 1)) + 4
 
 
+def kept_slots(q: Quantities, rules: Rules) -> list[int]:
+    """The slots of :class:`~dominosim.solver.vectors.Quantities` the enumeration keeps, in the
+    order of its values (``lazy.Q_WIN`` to ``lazy.Q_STITCH``): each side's wins, the hands gone
+    out, each side's points, the plays, knocks and draws, each seat's stitch-ups. Ties, blocked
+    hands and the winner's points follow from them (:func:`full_values`), so a memo row is three
+    quantities shorter."""
+    s, p = rules.n_sides, rules.players
+    return ([q.WIN + k for k in range(s)] + [q.OUT] + [q.SIDE_POINTS + k for k in range(s)]
+            + [q.PLAYS, q.KNOCKS, q.DRAWS] + [q.STITCH + k for k in range(p)])
+
+
+def full_values(kept: np.ndarray, n: int, q: Quantities, rules: Rules,
+                primes: list[int]) -> np.ndarray:
+    """The residues of every quantity from those :func:`kept_slots` keeps and the number ``n`` of
+    completions they total over: every completion is won by one side or tied (ties: ``n`` less
+    the wins), goes out or is blocked (blocked: ``n`` less the hands gone out), and the winner's
+    points are its side's (the winner's points: the sum of the sides')."""
+    slots, s = kept_slots(q, rules), rules.n_sides
+    full = np.zeros(q.size * len(primes), dtype=np.int64)
+    for j, m in enumerate(primes):
+        part = kept[j * len(slots):(j + 1) * len(slots)]
+        row = full[j * q.size:(j + 1) * q.size]
+        row[slots] = part
+        row[q.TIE] = (n - int(part[:s].sum())) % m
+        row[q.BLOCKED] = (n - int(part[s])) % m
+        row[q.POINTS] = int(part[s + 1:2 * s + 1].sum()) % m
+    return full
+
+
 def _context(rules: Rules, max_states: int, n_primes: int) -> tuple[Ctx, Quantities]:
     t = tables(rules)
     p, q = rules.players, Quantities(rules)
@@ -106,10 +135,12 @@ def _context(rules: Rules, max_states: int, n_primes: int) -> tuple[Ctx, Quantit
         for k in range(1, top + 1):
             inv[j, k] = pow(k, int(m) - 2, int(m))
     radix, bits = _packing(rules)
-    width, size, rows = 2 + p, q.size * n_primes, depth(rules)
+    kept = kept_slots(q, rules)
+    width, size, rows = 2 + p, len(kept) * n_primes, depth(rules)
     slots = 1 << max(4, (2 * max_states).bit_length())
-    quantities = np.array([q.WIN, q.TIE, q.BLOCKED, q.OUT, q.POINTS, q.SIDE_POINTS, q.PLAYS,
-                           q.KNOCKS, q.DRAWS, q.STITCH, q.size], dtype=np.int64)
+    sides = rules.n_sides
+    quantities = np.array([0, sides, sides + 1, 2 * sides + 1, 2 * sides + 2, 2 * sides + 3,
+                           2 * sides + 4, len(kept)], dtype=np.int64)  # lazy.Q_WIN .. Q_SIZE
     ctx = Ctx(p=np.int64(p), rp=rule_params(rules), suits=t.suits, pips=t.pips,
               drawable=t.drawable, want=t.want, mv_n=t.mv_n, mv_next=t.mv_next,
               mv_stitch=t.mv_stitch, open_layout=t.open_layout, q=quantities, primes=primes,
@@ -177,9 +208,11 @@ def _run(rules: Rules, max_states: int, n_primes: int):
     """One enumeration modulo ``n_primes`` primes: the residues of each opener's totals, and the
     counts and states of :func:`enumerate_random`."""
     ctx, q = _context(rules, max_states, n_primes)
-    p = rules.players
-    mods = np.repeat(ctx.primes, q.size)  # the prime of each entry of a value
-    by_opener = {seat: np.zeros(q.size * n_primes, dtype=np.int64) for seat in range(p)}
+    p, size = rules.players, int(ctx.q[-1])
+    primes = [int(m) for m in ctx.primes]
+    mods = np.repeat(ctx.primes, size)  # the prime of each entry of a value
+    by_opener = {seat: np.zeros(size * n_primes, dtype=np.int64) for seat in range(p)}
+    completed = dict.fromkeys(range(p), 0)  # the completions each opener's totals are over
     opened_double = {d: 0 for d in range(rules.max_pip + 1)}
     played = 0
     free = no_double_pool(rules)
@@ -187,13 +220,16 @@ def _run(rules: Rules, max_states: int, n_primes: int):
     for seat, pool, bone, hand, hidden, leads, double in openings(rules):
         known = [hand if s == seat else 0 for s in range(p)]
         v = sum(_opened(ctx, pool, bone, known, hidden, seat, t) for t in leads) % mods
-        by_opener[seat] = (by_opener[seat] + v * np.repeat(ctx.inv[:, len(leads)], q.size)) % mods
+        by_opener[seat] = (by_opener[seat] + v * np.repeat(ctx.inv[:, len(leads)], size)) % mods
         n = _count(ctx, pool, hidden)
+        completed[seat] += n
         played += n
         if double >= 0:
             opened_double[double] += n
     states = int(ctx.used[0] - ctx.used[1])
-    return by_opener, opened_double, played, no_double, states, [int(m) for m in ctx.primes], q.size
+    full = {seat: full_values(v, completed[seat], q, rules, primes)
+            for seat, v in by_opener.items()}
+    return full, opened_double, played, no_double, states, primes, q.size
 
 
 def _fraction(residues: list[int], primes: list[int]) -> Fraction | None:
