@@ -204,3 +204,19 @@ def test_exact_stops_where_the_memory_limit_would_be_passed(monkeypatch):
         ds.exact(rules, max_states=500, max_memory=10**9)
     # a limit that holds the whole enumeration changes nothing
     assert ds.exact(rules, max_memory=10**9).equals(ds.exact(rules))
+
+
+def test_without_the_estimate_the_limits_alone_bound_the_work():
+    """Configuration 9 is estimated at 806,400 states and meets 18,034: refused under a limit of
+    100,000, it runs under the same limit with ``check_estimate=False``, equal to the default
+    call; a limit it passes still stops it, and the flag is checked."""
+    rules = rules_of(TABLE[TABLE["config_id"] == "9"].iloc[0])
+    with pytest.raises(ValueError, match=r"^The value for `rules` must be small enough"):
+        ds.exact(rules, max_states=100_000)
+    assert ds.exact(rules, max_states=100_000, check_estimate=False).equals(ds.exact(rules))
+    with pytest.raises(ValueError, match=r"^The value for `max_states` must be larger for "
+                                         r"Rules.*: the enumeration met more than 1,000 states"):
+        ds.exact(rules, max_states=1_000, check_estimate=False)
+    with pytest.raises(ValueError, match=r"^The value for `check_estimate` must be True or "
+                                         r"False, but 'no' was passed\.$"):
+        ds.exact(rules, check_estimate="no")
