@@ -364,13 +364,14 @@ def exact(rules: Rules, strategies: str | Sequence[str] = "random", *,
         raise refuse("check_estimate", "True or False", check_estimate)
     lineup = _lineup(rules, strategies)
     states = estimated_states(rules, lineup)
-    if check_estimate and states > max_states:
-        raise ValueError(f"The value for `rules` must be small enough to enumerate (at most "
-                         f"{max_states:,} estimated states, see `max_states`), but "
-                         f"{rules!r} has about {states:,}.")
-    check_memory("max_memory", states * BYTES_PER_STATE if check_estimate else 0, max_memory,
-                 f"the enumeration of {rules!r} (about {states:,} estimated states of "
-                 f"{BYTES_PER_STATE} bytes)", "a smaller rule set")
+    if check_estimate:
+        if states > max_states:
+            raise ValueError(f"The value for `rules` must be small enough to enumerate (at most "
+                             f"{max_states:,} estimated states, see `max_states`), but "
+                             f"{rules!r} has about {states:,}.")
+        check_memory("max_memory", states * BYTES_PER_STATE, max_memory,
+                     f"the enumeration of {rules!r} (about {states:,} estimated states of "
+                     f"{BYTES_PER_STATE} bytes)", "a smaller rule set")
     # the most states kept (`name`'s limit): max_states, or fewer when max_memory binds first
     limit, name, value = max_states, "max_states", max_states
     if max_memory is not None and max_memory // BYTES_PER_STATE < max_states:

@@ -36,7 +36,8 @@ FULL, TOO_MANY_SUMS, STOPPED = -1, -2, -3
 """The statuses of a memo that would hold more states than its rows, of a finished hand whose
 pip sums outgrow :class:`~.count.Maps`, and of an enumeration stopped by ``Ctx.stop``."""
 Q_WIN, Q_OUT, Q_SIDE_POINTS, Q_PLAYS, Q_KNOCKS, Q_DRAWS, Q_STITCH, Q_SIZE = range(8)
-"""Slots of ``Ctx.q``: where each quantity sits in a value vector, and its size."""
+"""Slots of ``Ctx.q``: where each quantity a value keeps sits in it (the slots of
+:func:`~.totals.kept_slots`, in that order), and its size."""
 
 Ctx = namedtuple("Ctx", ["p", "rp", "suits", "pips", "drawable", "want", "mv_n", "mv_next",
                          "mv_stitch", "open_layout", "q", "primes", "inv", "st", "it", "acc",
@@ -329,8 +330,7 @@ def add_n(c, v, index, n):
     size = c.q[Q_SIZE]
     for j in range(c.primes.shape[0]):
         m = c.primes[j]
-        x = v[j * size + index] + n % m
-        v[j * size + index] = x - m if x >= m else x
+        add_residue(v, j * size + index, n % m, m)
 
 
 @jit_helper
@@ -350,20 +350,19 @@ def credit(c, v, winner, points, ways):
 
 @jit_helper
 def add_residue(v, i, x, m):
-    """``v[i] += x`` for residues of ``m``."""
+    """``v[i] += x`` for residues of ``m`` (a subtraction, not a division, keeps the sum one)."""
     y = v[i] + x
     v[i] = y - m if y >= m else y
 
 
 @jit_helper
 def add_value(c, v, w):
-    """``v += w``, modulo every prime (both hold residues: a subtraction keeps the sum one)."""
+    """``v += w``, modulo every prime (both hold residues)."""
     size = c.q[Q_SIZE]
     for j in range(c.primes.shape[0]):
         m = c.primes[j]
         for i in range(j * size, (j + 1) * size):
-            x = v[i] + w[i]
-            v[i] = x - m if x >= m else x
+            add_residue(v, i, w[i], m)
 
 
 @jit_helper

@@ -116,12 +116,11 @@ def full_values(kept: np.ndarray, n: int, q: Quantities, rules: Rules,
     slots, s = kept_slots(q, rules), rules.n_sides
     full = np.zeros(q.size * len(primes), dtype=np.int64)
     for j, m in enumerate(primes):
-        part = kept[j * len(slots):(j + 1) * len(slots)]
         row = full[j * q.size:(j + 1) * q.size]
-        row[slots] = part
-        row[q.TIE] = (n - int(part[:s].sum())) % m
-        row[q.BLOCKED] = (n - int(part[s])) % m
-        row[q.POINTS] = int(part[s + 1:2 * s + 1].sum()) % m
+        row[slots] = kept[j * len(slots):(j + 1) * len(slots)]
+        row[q.TIE] = (n - int(row[q.WIN:q.WIN + s].sum())) % m
+        row[q.BLOCKED] = (n - int(row[q.OUT])) % m
+        row[q.POINTS] = int(row[q.SIDE_POINTS:q.SIDE_POINTS + s].sum()) % m
     return full
 
 
@@ -138,9 +137,9 @@ def _context(rules: Rules, max_states: int, n_primes: int) -> tuple[Ctx, Quantit
     kept = kept_slots(q, rules)
     width, size, rows = 2 + p, len(kept) * n_primes, depth(rules)
     slots = 1 << max(4, (2 * max_states).bit_length())
-    sides = rules.n_sides
-    quantities = np.array([0, sides, sides + 1, 2 * sides + 1, 2 * sides + 2, 2 * sides + 3,
-                           2 * sides + 4, len(kept)], dtype=np.int64)  # lazy.Q_WIN .. Q_SIZE
+    quantities = np.array([kept.index(slot) for slot in (q.WIN, q.OUT, q.SIDE_POINTS, q.PLAYS,
+                                                         q.KNOCKS, q.DRAWS, q.STITCH)]
+                          + [len(kept)], dtype=np.int64)  # lazy.Q_WIN .. Q_SIZE
     ctx = Ctx(p=np.int64(p), rp=rule_params(rules), suits=t.suits, pips=t.pips,
               drawable=t.drawable, want=t.want, mv_n=t.mv_n, mv_next=t.mv_next,
               mv_stitch=t.mv_stitch, open_layout=t.open_layout, q=quantities, primes=primes,
