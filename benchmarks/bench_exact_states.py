@@ -6,9 +6,11 @@ line-ups.
 Run ``python benchmarks/bench_exact_states.py`` (``--limit N``: the most states a run may keep,
 default 3,000,000, the default ``max_states``; ``--only NAME ...``: some rows; ``--engine
 compiled``: the compiled enumeration of ``dominosim.fast.exact``, for ``--lineups random``). Each row runs in
-its own process and prints Markdown: the estimate, the states met (``> limit`` when the run met
+its own process and prints Markdown: the estimate, the lazy tree's estimate that ``ds.exact``
+asks where the estimate refuses (``dominosim.solver.tree_size.tree_size``, 1,000 probes of seed 0,
+with its CPU seconds), the states met (``> limit`` when the run met
 the limit before it finished), real / estimate (at most 1: the estimate bounds the work),
-estimate / real (how loose it is), CPU seconds, the peak resident memory and the memory the run
+estimate / real (how loose it is), tree / real, CPU seconds, the peak resident memory and the memory the run
 added over the states it kept (bytes / state, to compare with ``BYTES_PER_STATE``). A rule set
 whose estimate is over the limit (refused by default) runs under ``random`` only. The column
 "estimate before" is the estimate before issue 20, which counted one more than the drawable tiles
@@ -109,6 +111,11 @@ def measure(expression: str, lineup: str, limit: int, engine: str = "python") ->
         if set(names) != {"random"}:
             raise SystemExit("--engine compiled enumerates line-ups of random only.")
         enumerate_random(ds.Rules(max_pip=2, players=2, hand_size=2), 1000)
+    from dominosim.solver.tree_size import tree_size
+
+    clock = time.process_time()
+    tree = tree_size(rules, names, set().union(*(_reads(rules, name) for name in names)))
+    tree_cpu = time.process_time() - clock
     base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     clock = time.process_time()
     try:
@@ -122,7 +129,7 @@ def measure(expression: str, lineup: str, limit: int, engine: str = "python") ->
     except (StateLimitError, StatesFull):
         states, finished = limit, False
     return {"estimate": estimated_states(rules, names), "before": estimate_before(rules, names),
-            "states": states,
+            "tree": tree, "tree_cpu": tree_cpu, "states": states,
             "finished": finished, "cpu": time.process_time() - clock,
             "mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
             "grown": (resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - base) * 1024}
@@ -148,10 +155,11 @@ def main() -> None:
     if args.child:
         print(json.dumps(measure(*args.child, args.limit, args.engine)))
         return
-    print("| rules | line-up | estimate before | estimate | states met | real / estimate | "
-          "estimate / real | CPU s | peak MB | bytes / state |")
-    print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+    print("| rules | line-up | estimate before | estimate | tree (CPU s) | states met | "
+          "real / estimate | estimate / real | tree / real | CPU s | peak MB | bytes / state |")
+    print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     worst_under, worst_over, worst_before = 0.0, 0.0, 0.0
+    tree_under, tree_over = 0.0, 0.0
     for name, expression in rule_sets().items():
         if args.only and name not in args.only:
             continue
@@ -167,13 +175,18 @@ def main() -> None:
                 under, over = met / est, est / max(met, 1)
                 worst_under, worst_over = max(worst_under, under), max(worst_over, over)
                 worst_before = max(worst_before, met / row["before"])
-                shown = f"{met:,} | {under:.3f} | {over:.1f}"
+                tree_under = max(tree_under, met / row["tree"])
+                tree_over = max(tree_over, row["tree"] / max(met, 1))
+                shown = f"{met:,} | {under:.3f} | {over:.1f} | {row['tree'] / max(met, 1):.2f}"
             else:
-                shown = f"> {args.limit:,} | > {args.limit / est:.3f} | "
-            print(f"| {name} | {lineup} | {row['before']:,} | {est:,} | {shown} | {row['cpu']:.1f} | "
+                shown = f"> {args.limit:,} | > {args.limit / est:.3f} | | "
+            tree = f"{row['tree']:,.0f} ({row['tree_cpu']:.1f})"
+            print(f"| {name} | {lineup} | {row['before']:,} | {est:,} | {tree} | {shown} | "
+                  f"{row['cpu']:.1f} | "
                   f"{row['mb']:.0f} | {row['grown'] / max(met, 1):.0f} |", flush=True)
     print(f"\nWorst over the runs that finished: real / estimate {worst_under:.3f}, "
-          f"estimate / real {worst_over:.1f} (real / estimate before: {worst_before:.3f}).")
+          f"estimate / real {worst_over:.1f} (real / estimate before: {worst_before:.3f}); "
+          f"real / tree {tree_under:.3f}, tree / real {tree_over:.1f}.")
 
 
 if __name__ == "__main__":

@@ -70,9 +70,10 @@ from ..strategies.lineup import BUILTINS, STYLES, per_seat
 from ..strategies.view import SeatView
 from ..tiles import full_set, pips
 from .lazy import Lazy, StateLimitError, collector_paused, enumerate_hands, seat_view
+from .tree_size import tree_size
 from .vectors import Quantities, plus, total
 
-__all__ = ["exact", "estimated_states", "MAX_STATES"]
+__all__ = ["exact", "estimated_states", "MAX_STATES", "TREE_WITHIN"]
 
 _READS = {
     "random": frozenset(),
@@ -90,6 +91,13 @@ _READS = {
 MAX_STATES = 3_000_000
 """The largest :func:`estimated_states` that :func:`exact` takes on by default, and the most states
 it then keeps (about 3 GB: :data:`BYTES_PER_STATE`)."""
+
+TREE_WITHIN = 1000
+"""How far past the limit the deals-based estimate (:func:`estimated_states`) may be for
+:func:`exact` to ask the lazy tree's estimate (:func:`~dominosim.solver.tree_size.tree_size`)
+before it refuses. The tree's probes of the double-four sets take about a second; past this
+ratio the rule sets are larger (the double-five and double-six sets), their probes take seconds
+each, and their trees are far past any limit the memory allows."""
 
 BYTES_PER_STATE = 1000
 """The memory one state of the lazy enumeration takes with its tables: the peak resident memory
@@ -304,12 +312,16 @@ def exact(rules: Rules, strategies: str | Sequence[str] = "random", *,
         deterministic styles ``'bully'``, ``'doubles'``, ``'accompanied'``, ``'stitcher'``,
         ``'counter'`` and ``'partner'`` (searches and a user's strategies are not enumerated).
     max_states : int
-        Refuse a rule set whose estimated number of states (:func:`estimated_states`) is larger,
-        and a limit the free memory cannot hold (:data:`BYTES_PER_STATE` each), before any work;
-        stop with an error at the moment the enumeration would keep more states than this.
-        Every validation configuration the default reaches takes under a minute; double-four
-        sets need a larger limit (``benchmarks/README.md``). Ctrl-C stops it at once
-        (:class:`KeyboardInterrupt`).
+        Refuse a rule set whose estimated number of states is larger, and a limit the free
+        memory cannot hold (:data:`BYTES_PER_STATE` each), before any work; stop with an error
+        at the moment the enumeration would keep more states than this. The estimate is
+        :func:`estimated_states` (from the deals) and, where that one would refuse but is within
+        :data:`TREE_WITHIN` times the limit, the smaller of it and the lazy enumeration's tree
+        estimated by 1,000 random probes
+        (:func:`~dominosim.solver.tree_size.tree_size`: 1 to 2 s; each state is at least one node
+        of the tree, so it bounds the states in expectation). Every validation configuration the
+        default reaches takes under a minute; double-four sets need a larger limit
+        (``benchmarks/README.md``). Ctrl-C stops it at once (:class:`KeyboardInterrupt`).
     max_memory : int or None
         The bytes the enumeration's states may take (None, the default: only ``max_states``
         and the free memory bound them). The states are counted at :data:`BYTES_PER_STATE`
@@ -317,16 +329,17 @@ def exact(rules: Rules, strategies: str | Sequence[str] = "random", *,
         work, and the enumeration stops with an error at the moment its states would need
         more, so ``max_memory`` bounds it like ``max_states // BYTES_PER_STATE`` would.
     check_estimate : bool
-        True (the default): refuse before any work a rule set whose :func:`estimated_states`
-        exceed ``max_states`` or, at :data:`BYTES_PER_STATE` each, ``max_memory``. False: skip
-        that refusal and let the limits alone bound the work. The memory ``max_states`` states
-        need is still checked before any work, and the enumeration still stops with an error
-        where it would keep more. The estimate counts deals, and the lazy enumeration meets far
-        fewer states on the double-four sets (configuration 9d: 6.1 million against 81
-        million; Block double-four, four players of two tiles each: 3.5 million against 259
-        million), so these run only with ``check_estimate=False`` and a larger ``max_states``
-        (8 million suffices for both). Without the estimate, a rule set too large for the limit
-        runs until it meets the limit.
+        True (the default): refuse before any work a rule set whose estimate (see
+        ``max_states``) exceeds ``max_states`` or, at :data:`BYTES_PER_STATE` each,
+        ``max_memory``. False: skip that refusal and let the limits alone bound the work. The
+        memory ``max_states`` states need is still checked before any work, and the enumeration
+        still stops with an error where it would keep more. The tree's estimate is close where
+        few orders of play meet in one state (Block double-four, four players of two tiles each:
+        4.8 million against 3.5 million states met) and useless where many do (the fill-first
+        crosses: configuration 9d's tree is 20,000 times its 6.1 million states, and its
+        deals-based estimate, 81 million, 13 times), so configuration 9d runs only with
+        ``check_estimate=False`` and a larger ``max_states`` (8 million). Without the estimate,
+        a rule set too large for the limit runs until it meets the limit.
 
     Returns
     -------
@@ -350,10 +363,17 @@ def exact(rules: Rules, strategies: str | Sequence[str] = "random", *,
     ...          ["bully", "random"]).loc["P_side0_wins", "exact"]
     Fraction(22109, 30096)
 
-    A double-four set past the estimate, with the limits alone bounding the work (about 20 s
-    of CPU and 1.4 GB)::
+    A double-four set: its deals-based estimate (259 million states) is past the limit, the
+    tree's (4.8 million) is not (10 to 20 s of CPU and 1.4 GB)::
 
         ds.exact(ds.Rules.preset("block", players=4, max_pip=4, hand_size=2),
+                 max_states=8_000_000)
+
+    Configuration 9d (a fill-first cross), whose estimates are both far past its 6.1 million
+    states, with the limits alone bounding the work (20 to 45 s, 2.5 GB)::
+
+        ds.exact(ds.Rules(max_pip=4, players=2, hand_size=6, draw="until_playable",
+                          opening_arms=4, fill_opening_first=True),
                  max_states=8_000_000, check_estimate=False)
     """
     check_rules(rules)
@@ -365,10 +385,16 @@ def exact(rules: Rules, strategies: str | Sequence[str] = "random", *,
     lineup = _lineup(rules, strategies)
     states = estimated_states(rules, lineup)
     if check_estimate:
+        fits = max_states if max_memory is None else min(max_states,
+                                                         max_memory // BYTES_PER_STATE)
+        if fits < states <= TREE_WITHIN * fits:  # asked only where the deals' refuses
+            reads = set().union(*(_reads(rules, name) for name in lineup))
+            states = min(states, math.ceil(tree_size(rules, lineup, reads)))
         if states > max_states:
             raise ValueError(f"The value for `rules` must be small enough to enumerate (at most "
                              f"{max_states:,} estimated states, see `max_states`), but "
-                             f"{rules!r} has about {states:,}.")
+                             f"{rules!r} has about {states:,} (check_estimate=False lets "
+                             f"the limit alone stop the work).")
         check_memory("max_memory", states * BYTES_PER_STATE, max_memory,
                      f"the enumeration of {rules!r} (about {states:,} estimated states of "
                      f"{BYTES_PER_STATE} bytes)", "a smaller rule set")
