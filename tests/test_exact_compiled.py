@@ -47,7 +47,8 @@ def test_compiled_equals_the_python_enumeration(name):
 
 def test_a_total_outgrowing_the_primes_is_computed_again_with_more():
     """Two primes cannot hold the fractions of configuration 2 (one recovers, one checks): the
-    enumeration runs again with four, and the result is the Python engine's."""
+    enumeration runs again modulo two new primes, the four residues together recover the
+    fractions, and the result is the Python engine's."""
     rules = CASES["config 2"]
     game = Lazy(rules, ["random"] * 2, set(), 10**7)
     assert enumerate_random(rules, 10**6, n_primes=2)[0] == enumerate_hands(game)[0]

@@ -124,10 +124,10 @@ def full_values(kept: np.ndarray, n: int, q: Quantities, rules: Rules,
     return full
 
 
-def _context(rules: Rules, max_states: int, n_primes: int) -> tuple[Ctx, Quantities]:
+def _context(rules: Rules, max_states: int, moduli: list[int]) -> tuple[Ctx, Quantities]:
     t = tables(rules)
     p, q = rules.players, Quantities(rules)
-    primes = np.array(_primes(n_primes), dtype=np.int64)
+    primes, n_primes = np.array(moduli, dtype=np.int64), len(moduli)
     top = 2 * rules.n_tiles + 2
     inv = np.zeros((n_primes, top + 1), dtype=np.int64)
     for j, m in enumerate(primes):
@@ -203,10 +203,11 @@ def _interruptible(ctx: Ctx) -> int:
     return status[0]
 
 
-def _run(rules: Rules, max_states: int, n_primes: int):
-    """One enumeration modulo ``n_primes`` primes: the residues of each opener's totals, and the
-    counts and states of :func:`enumerate_random`."""
-    ctx, q = _context(rules, max_states, n_primes)
+def _run(rules: Rules, max_states: int, moduli: list[int]):
+    """One enumeration modulo the primes ``moduli``: the residues of each opener's totals, and
+    the counts and states of :func:`enumerate_random`."""
+    n_primes = len(moduli)
+    ctx, q = _context(rules, max_states, moduli)
     p, size = rules.players, int(ctx.q[-1])
     primes = [int(m) for m in ctx.primes]
     mods = np.repeat(ctx.primes, size)  # the prime of each entry of a value
@@ -259,16 +260,24 @@ def enumerate_random(rules: Rules, max_states: int = 3_000_000, n_primes: int | 
     the states of the memo before a play, a draw, a knock or a reveal, as the Python engine
     counts them). Raises :class:`StatesFull` past ``max_states``, and
     :class:`~dominosim.fast.exact.layouts.TooLarge` for more layouts than the tables hold.
-    ``n_primes`` (default: 4, or 8 where tiles are drawn, whose boneyard sizes divide the totals
-    and lengthen their fractions: configuration 9d's need 6): how many primes to start with.
+    ``n_primes`` (default: 4, or 6 where tiles are drawn, whose boneyard sizes divide the totals
+    and lengthen their fractions: configuration 9d's need 6) is how many primes a run keeps.
+    Where their residues do not determine every fraction, the enumeration runs again modulo as
+    many new primes and recovers the fractions from the residues of both runs (and so on), so a
+    run's memory stays that of ``n_primes`` primes.
     """
     if n_primes is None:
-        n_primes = 8 if rules.can_draw else 4
+        n_primes = 6 if rules.can_draw else 4
+    primes: list[int] = []
+    residues: dict = {}
     while True:
-        by_opener, opened, played, no_double, states, primes, size = _run(rules, max_states,
-                                                                          n_primes)
+        moduli = _primes(len(primes) + n_primes)[len(primes):]
+        by_opener, opened, played, no_double, states, _, size = _run(rules, max_states, moduli)
+        primes += moduli
+        residues = {seat: np.concatenate([residues.get(seat, np.zeros(0, np.int64)), v])
+                    for seat, v in by_opener.items()}  # prime by prime, as `primes`
         fractions: dict = {}
-        for seat, v in by_opener.items():
+        for seat, v in residues.items():
             values = [_fraction([int(v[j * size + i]) % m for j, m in enumerate(primes)],
                                 primes) for i in range(size)]
             if any(x is None for x in values):
@@ -276,6 +285,5 @@ def enumerate_random(rules: Rules, max_states: int = 3_000_000, n_primes: int | 
             fractions[seat] = values
         else:
             return fractions, opened, played, no_double, states
-        n_primes *= 2
 
 
