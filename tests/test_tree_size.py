@@ -11,6 +11,7 @@ import random
 import statistics
 
 import pytest
+from tqdm import tqdm
 
 import dominosim as ds
 from dominosim.solver.exact import _reads, estimated_states
@@ -82,3 +83,20 @@ def test_the_same_arguments_give_the_same_estimate():
     first = tree_size(rules, ["random"] * 2, set(), probes=300, seed=7)
     assert tree_size(rules, ["random"] * 2, set(), probes=300, seed=7) == first
     assert tree_size(rules, ["random"] * 2, set(), probes=300, seed=8) != first
+
+
+@pytest.mark.parametrize("lineup", ["random", "bully"])
+def test_exact_shows_the_states_kept_on_request(capsys, lineup):
+    """``progress=True`` draws the states kept against the limit, in both engines (``random``
+    alone runs the compiled one, a style the Python one), ending at the states met; the default
+    draws nothing under pytest (not interactive); a wrong value is refused before any work."""
+    rules = ds.Rules(max_pip=3, players=2, hand_size=3)
+    states = ds.exact(rules, lineup, progress=True).attrs["states"]
+    err = capsys.readouterr().err
+    last = err.replace("\r", "\n").strip().split("\n")[-1]  # the bar as it was left
+    assert last.startswith("ds.exact") and f" {tqdm.format_sizeof(states)}/3.00M " in last
+    ds.exact(rules, lineup)
+    assert capsys.readouterr().err == ""
+    with pytest.raises(ValueError, match=r"^The value for `progress` must be True, False or "
+                                         r"None .*, but 'yes' was passed\.$"):
+        ds.exact(rules, lineup, progress="yes")

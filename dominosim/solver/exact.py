@@ -49,6 +49,7 @@ import pandas as pd
 
 from ..checks import check_limit, check_memory, refuse
 from ..fast.exact import totals as compiled
+from ..progress import bar, want_progress
 from ..reference.game import (
     Move,
     drawable,
@@ -91,6 +92,10 @@ _READS = {
 MAX_STATES = 3_000_000
 """The largest :func:`estimated_states` that :func:`exact` takes on by default, and the most states
 it then keeps (about 3 GB: :data:`BYTES_PER_STATE`)."""
+
+PROGRESS_STATES = 1_000_000
+"""The estimated states from which :func:`exact` shows its bar by default (``progress=None``) in
+Jupyter or on a terminal: about a second of the compiled enumeration, several of the Python one."""
 
 TREE_WITHIN = 1000
 """How far past the limit the deals-based estimate (:func:`estimated_states`) may be for
@@ -295,7 +300,7 @@ def _with(items: tuple | None, index: int, value) -> tuple | None:
 
 def exact(rules: Rules, strategies: str | Sequence[str] = "random", *,
           max_states: int = MAX_STATES, max_memory: int | None = None,
-          check_estimate: bool = True) -> pd.DataFrame:
+          check_estimate: bool = True, progress: bool | None = None) -> pd.DataFrame:
     """The exact expected values of a hand of ``rules`` under a line-up of ``random`` and the
     deterministic built-in styles.
 
@@ -340,6 +345,11 @@ def exact(rules: Rules, strategies: str | Sequence[str] = "random", *,
         deals-based estimate, 81 million, 13 times), so configuration 9d runs only with
         ``check_estimate=False`` and a larger ``max_states`` (8 million). Without the estimate,
         a rule set too large for the limit runs until it meets the limit.
+    progress : bool or None
+        A bar of the states kept so far, out of the most the limits allow (the enumeration
+        ends wherever its states end, usually short of that; a bar that fills meets the limit):
+        True shows it, False not, None (the default) for a rule set estimated at a million
+        states or more, in Jupyter or on a terminal (:mod:`dominosim.progress`).
 
     Returns
     -------
@@ -382,6 +392,7 @@ def exact(rules: Rules, strategies: str | Sequence[str] = "random", *,
         max_memory = check_limit("max_memory", max_memory)
     if not isinstance(check_estimate, bool):
         raise refuse("check_estimate", "True or False", check_estimate)
+    want_progress(progress, work=0, long=1)  # a wrong value is refused before any work
     lineup = _lineup(rules, strategies)
     states = estimated_states(rules, lineup)
     if check_estimate:
@@ -403,35 +414,44 @@ def exact(rules: Rules, strategies: str | Sequence[str] = "random", *,
     if max_memory is not None and max_memory // BYTES_PER_STATE < max_states:
         limit, name, value = max_memory // BYTES_PER_STATE, "max_memory", max_memory
     _check_memory(limit, name, value)
-    try:
-        if set(lineup) == {"random"} and compiled.fits(rules):
-            try:
-                return _compiled(rules, limit)
-            except compiled.TooLarge:
-                pass  # more layouts or pip sums than its tables hold: the Python engine
-        return _in_python(rules, lineup, limit)
-    except (StateLimitError, compiled.StatesFull):
-        met = (f"states than {value:,} bytes hold ({limit:,} of {BYTES_PER_STATE} "
-               f"bytes each)" if name == "max_memory" else f"than {limit:,} states")
-        raise ValueError(f"The value for `{name}` must be larger for {rules!r}: the "
-                         f"enumeration met more {met} (the estimate "
-                         f"was {states:,}).") from None
+    show = want_progress(progress, work=states, long=PROGRESS_STATES)
+    with bar(total=limit, desc="ds.exact", unit="state", show=show) as states_bar:
+
+        def on_states(n: int) -> None:
+            states_bar.update(n - states_bar.n)
+
+        try:
+            if set(lineup) == {"random"} and compiled.fits(rules):
+                try:
+                    return _compiled(rules, limit, on_states if show else None)
+                except compiled.TooLarge:
+                    pass  # more layouts or pip sums than its tables hold: the Python engine
+            return _in_python(rules, lineup, limit, on_states if show else None)
+        except (StateLimitError, compiled.StatesFull):
+            met = (f"states than {value:,} bytes hold ({limit:,} of {BYTES_PER_STATE} "
+                   f"bytes each)" if name == "max_memory" else f"than {limit:,} states")
+            raise ValueError(f"The value for `{name}` must be larger for {rules!r}: the "
+                             f"enumeration met more {met} (the estimate "
+                             f"was {states:,}).") from None
 
 
-def _compiled(rules: Rules, limit: int) -> pd.DataFrame:
+def _compiled(rules: Rules, limit: int, on_states=None) -> pd.DataFrame:
     """:func:`exact` of a line-up of ``random`` by the compiled enumeration."""
-    by_opener, opened_double, played, no_double, states = compiled.enumerate_random(rules, limit)
+    by_opener, opened_double, played, no_double, states = compiled.enumerate_random(
+        rules, limit, on_states=on_states)
     table = _table(rules, Quantities(rules), by_opener, opened_double, played, no_double)
     table.attrs["states"] = states
     return table
 
 
-def _in_python(rules: Rules, lineup: list[str], limit: int) -> pd.DataFrame:
+def _in_python(rules: Rules, lineup: list[str], limit: int, on_states=None) -> pd.DataFrame:
     """:func:`exact` by the Python enumeration (:mod:`dominosim.solver.lazy`)."""
     reads = set().union(*(_reads(rules, name) for name in lineup))
-    game = Lazy(rules, lineup, reads, limit)
+    game = Lazy(rules, lineup, reads, limit, on_states)
     with collector_paused():  # till the states are freed, by their reference counts
         by_opener, opened_double, played, no_double = enumerate_hands(game)
+        if on_states is not None:
+            on_states(len(game.memo))
         table = _table(rules, game, by_opener, opened_double, played, no_double)
         table.attrs["states"] = len(game.memo)
         del game

@@ -96,10 +96,14 @@ class Lazy(Quantities):
     max_states : int
         The most states it may keep: one more raises :class:`StateLimitError`, so memory is
         bounded by ``max_states`` times the size of a state (``benchmarks/README.md``).
+    on_states : callable or None
+        Called with the states kept so far at every 16,384th new state.
     """
 
-    def __init__(self, rules: Rules, lineup: list[str], reads: set, max_states: int) -> None:
+    def __init__(self, rules: Rules, lineup: list[str], reads: set, max_states: int,
+                 on_states=None) -> None:
         super().__init__(rules)
+        self.on_states = on_states
         self.rules = rules
         self.lineup = lineup
         self.styles = [None if name == "random" else BUILTINS[name]() for name in lineup]
@@ -285,6 +289,8 @@ class Lazy(Quantities):
             if len(self.memo) >= self.max_states:
                 raise StateLimitError(len(self.memo))
             found = self.memo[state] = self._rest(*state)
+            if self.on_states is not None and not len(self.memo) & 0x3FFF:
+                self.on_states(len(self.memo))
         return found
 
     def _rest(self, pool, known, hidden, lack, bone, ends, seat, knocked, drew, pub) -> tuple:

@@ -165,8 +165,9 @@ def _count(ctx: Ctx, pool: int, hidden) -> int:
 
 
 def _opened(ctx: Ctx, pool: int, bone: int, known: list, hidden: list, seat: int,
-            tile: int) -> np.ndarray:
-    """The residues of the total from ``seat``'s opening play of ``tile`` on."""
+            tile: int, on_states=None) -> np.ndarray:
+    """The residues of the total from ``seat``'s opening play of ``tile`` on (``on_states``: see
+    :func:`_interruptible`)."""
     p = int(ctx.p)
     row = ctx.st[0]
     row[:] = 0
@@ -174,7 +175,7 @@ def _opened(ctx: Ctx, pool: int, bone: int, known: list, hidden: list, seat: int
     row[KNOWN:KNOWN + p] = known
     row[KNOWN + p:KNOWN + 2 * p] = hidden  # the lacks: none yet
     settle(ctx, 0)
-    status = _interruptible(ctx)
+    status = _interruptible(ctx, on_states)
     if status == FULL:
         raise StatesFull(int(ctx.used[0]))
     if status < 0:
@@ -182,10 +183,11 @@ def _opened(ctx: Ctx, pool: int, bone: int, known: list, hidden: list, seat: int
     return ctx.val[0].copy()
 
 
-def _interruptible(ctx: Ctx) -> int:
+def _interruptible(ctx: Ctx, on_states=None) -> int:
     """:func:`~.lazy.visit` of depth 0 in a thread, so that Ctrl-C reaches this one at once: it
     sets ``ctx.stop``, which the enumeration reads at every state, and is raised again once the
-    thread has stopped."""
+    thread has stopped. ``on_states`` (None, or a function of one int) is called with the states
+    kept so far every 0.05 s while the thread runs, and once at its end."""
     status = [0]
 
     def work() -> None:
@@ -196,6 +198,8 @@ def _interruptible(ctx: Ctx) -> int:
     try:
         while thread.is_alive():
             thread.join(0.05)
+            if on_states is not None:
+                on_states(int(ctx.used[0] - ctx.used[1]))
     except KeyboardInterrupt:
         ctx.stop[0] = 1
         thread.join()
@@ -203,7 +207,7 @@ def _interruptible(ctx: Ctx) -> int:
     return status[0]
 
 
-def _run(rules: Rules, max_states: int, moduli: list[int]):
+def _run(rules: Rules, max_states: int, moduli: list[int], on_states=None):
     """One enumeration modulo the primes ``moduli``: the residues of each opener's totals, and
     the counts and states of :func:`enumerate_random`."""
     n_primes = len(moduli)
@@ -219,7 +223,7 @@ def _run(rules: Rules, max_states: int, moduli: list[int]):
     no_double = 0 if free is None else _count(ctx, free, (rules.hand_size,) * p)
     for seat, pool, bone, hand, hidden, leads, double in openings(rules):
         known = [hand if s == seat else 0 for s in range(p)]
-        v = sum(_opened(ctx, pool, bone, known, hidden, seat, t) for t in leads) % mods
+        v = sum(_opened(ctx, pool, bone, known, hidden, seat, t, on_states) for t in leads) % mods
         by_opener[seat] = (by_opener[seat] + v * np.repeat(ctx.inv[:, len(leads)], size)) % mods
         n = _count(ctx, pool, hidden)
         completed[seat] += n
@@ -254,7 +258,8 @@ def _fraction(residues: list[int], primes: list[int]) -> Fraction | None:
     return value
 
 
-def enumerate_random(rules: Rules, max_states: int = 3_000_000, n_primes: int | None = None):
+def enumerate_random(rules: Rules, max_states: int = 3_000_000, n_primes: int | None = None,
+                     on_states=None):
     """:func:`dominosim.solver.lazy.enumerate_hands` of ``rules`` with every seat playing
     ``random``, compiled: ``(by_opener, opened_double, played, no_double, states)`` (``states``:
     the states of the memo before a play, a draw, a knock or a reveal, as the Python engine
@@ -264,7 +269,8 @@ def enumerate_random(rules: Rules, max_states: int = 3_000_000, n_primes: int | 
     and lengthen their fractions: configuration 9d's need 6) is how many primes a run keeps.
     Where their residues do not determine every fraction, the enumeration runs again modulo as
     many new primes and recovers the fractions from the residues of both runs (and so on), so a
-    run's memory stays that of ``n_primes`` primes.
+    run's memory stays that of ``n_primes`` primes. ``on_states`` (None, or a function of one
+    int): called with the states kept so far, every 0.05 s while a run enumerates.
     """
     if n_primes is None:
         n_primes = 6 if rules.can_draw else 4
@@ -272,7 +278,8 @@ def enumerate_random(rules: Rules, max_states: int = 3_000_000, n_primes: int | 
     residues: dict = {}
     while True:
         moduli = _primes(len(primes) + n_primes)[len(primes):]
-        by_opener, opened, played, no_double, states, _, size = _run(rules, max_states, moduli)
+        by_opener, opened, played, no_double, states, _, size = _run(rules, max_states, moduli,
+                                                                     on_states)
         primes += moduli
         residues = {seat: np.concatenate([residues.get(seat, np.zeros(0, np.int64)), v])
                     for seat, v in by_opener.items()}  # prime by prime, as `primes`
