@@ -111,11 +111,6 @@ def measure(expression: str, lineup: str, limit: int, engine: str = "python") ->
         if set(names) != {"random"}:
             raise SystemExit("--engine compiled enumerates line-ups of random only.")
         enumerate_random(ds.Rules(max_pip=2, players=2, hand_size=2), 1000)
-    from dominosim.solver.tree_size import tree_size
-
-    clock = time.process_time()
-    tree = tree_size(rules, names, set().union(*(_reads(rules, name) for name in names)))
-    tree_cpu = time.process_time() - clock
     base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     clock = time.process_time()
     try:
@@ -128,11 +123,15 @@ def measure(expression: str, lineup: str, limit: int, engine: str = "python") ->
         finished = True
     except (StateLimitError, StatesFull):
         states, finished = limit, False
+    cpu, peak = time.process_time() - clock, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    from dominosim.solver.tree_size import tree_size
+
+    clock = time.process_time()  # after the enumeration, whose peak memory it does not raise
+    tree = tree_size(rules, names, set().union(*(_reads(rules, name) for name in names)))
+    tree_cpu = time.process_time() - clock
     return {"estimate": estimated_states(rules, names), "before": estimate_before(rules, names),
             "tree": tree, "tree_cpu": tree_cpu, "states": states,
-            "finished": finished, "cpu": time.process_time() - clock,
-            "mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
-            "grown": (resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - base) * 1024}
+            "finished": finished, "cpu": cpu, "mb": peak / 1024, "grown": (peak - base) * 1024}
 
 
 def row_estimate(expression: str) -> int:
