@@ -87,13 +87,13 @@ def estimate_before(rules, lineup: list[str]) -> int:
     """The estimate before issue 20 (one more than the drawable tiles, not their sets)."""
     import math
 
-    from dominosim.solver.exact import _reads
+    from dominosim.solver.exact import reads_of
 
     n, h, p = rules.n_tiles, rules.hand_size, rules.players
     deals = math.factorial(n) // (math.factorial(h) ** p * math.factorial(n - h * p))
     drawable = n - h * p - rules.boneyard_keep if rules.can_draw else 0
     states = 2 * deals * h * p * (1 + drawable)
-    return states * 3 // 2 if any("plays" in _reads(rules, name) for name in lineup) else states
+    return states * 3 // 2 if "plays" in reads_of(rules, lineup) else states
 
 
 def measure(expression: str, lineup: str, limit: int, engine: str = "python") -> dict:
@@ -102,7 +102,7 @@ def measure(expression: str, lineup: str, limit: int, engine: str = "python") ->
     a small rule set before the clock starts."""
     import dominosim as ds
     from dominosim.fast.exact.totals import StatesFull, enumerate_random
-    from dominosim.solver.exact import _lineup, _reads, estimated_states
+    from dominosim.solver.exact import _lineup, estimated_states, reads_of
     from dominosim.solver.lazy import Lazy, StateLimitError, enumerate_hands
 
     rules = eval(expression, {"ds": ds})  # noqa: S307 - our own table above
@@ -117,7 +117,7 @@ def measure(expression: str, lineup: str, limit: int, engine: str = "python") ->
         if engine == "compiled":
             states = enumerate_random(rules, limit)[4]
         else:
-            game = Lazy(rules, names, set().union(*(_reads(rules, name) for name in names)), limit)
+            game = Lazy(rules, names, reads_of(rules, names), limit)
             enumerate_hands(game)
             states = len(game.memo)
         finished = True
@@ -127,7 +127,7 @@ def measure(expression: str, lineup: str, limit: int, engine: str = "python") ->
     from dominosim.solver.tree_size import tree_size
 
     clock = time.process_time()  # after the enumeration, whose peak memory it does not raise
-    tree = tree_size(rules, names, set().union(*(_reads(rules, name) for name in names)))
+    tree = tree_size(rules, names, reads_of(rules, names))
     tree_cpu = time.process_time() - clock
     return {"estimate": estimated_states(rules, names), "before": estimate_before(rules, names),
             "tree": tree, "tree_cpu": tree_cpu, "states": states,

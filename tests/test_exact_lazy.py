@@ -40,10 +40,9 @@ OPTIONS = {
 
 
 def _lazy(rules: ds.Rules, lineup: list[str]):
-    from dominosim.solver.exact import _reads
+    from dominosim.solver.exact import reads_of
 
-    reads = set().union(*(_reads(rules, name) for name in lineup))
-    return Lazy(rules, lineup, reads, 10**7)
+    return Lazy(rules, lineup, reads_of(rules, lineup), 10**7)
 
 
 @pytest.mark.parametrize("name", list(OPTIONS))

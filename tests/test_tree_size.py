@@ -14,7 +14,7 @@ import pytest
 from tqdm import tqdm
 
 import dominosim as ds
-from dominosim.solver.exact import _reads, estimated_states
+from dominosim.solver.exact import estimated_states, reads_of
 from dominosim.solver.tree_size import Children, probe, tree_nodes, tree_size
 
 CASES = {
@@ -36,7 +36,7 @@ def test_the_probes_estimate_the_walked_tree_without_bias(name):
     errors of the tree walked node by node; and the tree has at least as many nodes as the
     enumeration keeps states (a state is one node or more)."""
     rules, lineup = CASES[name]
-    reads = set().union(*[_reads(rules, n) for n in lineup])
+    reads = reads_of(rules, lineup)
     nodes = tree_nodes(rules, lineup, reads)
     game = Children(rules, lineup, reads)
     roots, rng = game.first(), random.Random(1)

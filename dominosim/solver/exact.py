@@ -74,7 +74,7 @@ from .lazy import Lazy, StateLimitError, collector_paused, enumerate_hands, seat
 from .tree_size import tree_size
 from .vectors import Quantities, plus, total
 
-__all__ = ["exact", "estimated_states", "MAX_STATES", "TREE_WITHIN"]
+__all__ = ["exact", "estimated_states", "reads_of", "MAX_STATES", "TREE_WITHIN"]
 
 _READS = {
     "random": frozenset(),
@@ -152,7 +152,7 @@ def estimated_states(rules: Rules, strategies: str | Sequence[str] = "random") -
     deals = math.factorial(n) // (math.factorial(h) ** p * math.factorial(n - h * p))
     asleep = n - h * p
     drawn = sum(math.comb(asleep, k) for k in range(drawable(rules, asleep) + 1))
-    plays = any("plays" in _reads(rules, name) for name in _lineup(rules, strategies))
+    plays = "plays" in reads_of(rules, _lineup(rules, strategies))
     states = 2 * deals * drawn * h * p
     return states * 3 // 2 if plays else states
 
@@ -188,7 +188,7 @@ class _Game(Quantities):
         lineup = ["random"] * rules.players if lineup is None else lineup
         self.lineup = lineup
         self.styles = [None if name == "random" else BUILTINS[name]() for name in lineup]
-        reads = set().union(*(_reads(rules, name) for name in lineup))
+        reads = reads_of(rules, lineup)
         self.keeps_lacks, self.keeps_plays = "lacks" in reads, "plays" in reads
         super().__init__(rules)
         self.rest = lru_cache(maxsize=None)(self._rest)
@@ -395,13 +395,14 @@ def exact(rules: Rules, strategies: str | Sequence[str] = "random", *,
         raise refuse("check_estimate", "True or False", check_estimate)
     want_progress(progress, work=0, long=1)  # a wrong value is refused before any work
     lineup = _lineup(rules, strategies)
+    # the most states kept (`name`'s limit): max_states, or fewer when max_memory binds first
+    limit, name, value = max_states, "max_states", max_states
+    if max_memory is not None and max_memory // BYTES_PER_STATE < max_states:
+        limit, name, value = max_memory // BYTES_PER_STATE, "max_memory", max_memory
     states = estimated_states(rules, lineup)
     if check_estimate:
-        fits = max_states if max_memory is None else min(max_states,
-                                                         max_memory // BYTES_PER_STATE)
-        if fits < states <= TREE_WITHIN * fits:  # asked only where the deals' refuses
-            reads = set().union(*(_reads(rules, name) for name in lineup))
-            states = min(states, math.ceil(tree_size(rules, lineup, reads)))
+        if limit < states <= TREE_WITHIN * limit:  # asked only where the deals' refuses
+            states = min(states, math.ceil(tree_size(rules, lineup, reads_of(rules, lineup))))
         if states > max_states:
             raise ValueError(f"The value for `rules` must be small enough to enumerate (at most "
                              f"{max_states:,} estimated states, see `max_states`), but "
@@ -410,10 +411,6 @@ def exact(rules: Rules, strategies: str | Sequence[str] = "random", *,
         check_memory("max_memory", states * BYTES_PER_STATE, max_memory,
                      f"the enumeration of {rules!r} (about {states:,} estimated states of "
                      f"{BYTES_PER_STATE} bytes)", "a smaller rule set")
-    # the most states kept (`name`'s limit): max_states, or fewer when max_memory binds first
-    limit, name, value = max_states, "max_states", max_states
-    if max_memory is not None and max_memory // BYTES_PER_STATE < max_states:
-        limit, name, value = max_memory // BYTES_PER_STATE, "max_memory", max_memory
     _check_memory(limit, name, value)
     show = want_progress(progress, work=states, long=PROGRESS_STATES)
     with bar(total=limit, desc="ds.exact", unit="state", show=show) as states_bar:
@@ -421,13 +418,14 @@ def exact(rules: Rules, strategies: str | Sequence[str] = "random", *,
         def on_states(n: int) -> None:
             states_bar.update(n - states_bar.n)
 
+        report = on_states if show else None
         try:
             if set(lineup) == {"random"} and compiled.fits(rules):
                 try:
-                    return _compiled(rules, limit, on_states if show else None)
+                    return _compiled(rules, limit, report)
                 except compiled.TooLarge:
                     pass  # more layouts or pip sums than its tables hold: the Python engine
-            return _in_python(rules, lineup, limit, on_states if show else None)
+            return _in_python(rules, lineup, limit, report)
         except (StateLimitError, compiled.StatesFull):
             met = (f"states than {value:,} bytes hold ({limit:,} of {BYTES_PER_STATE} "
                    f"bytes each)" if name == "max_memory" else f"than {limit:,} states")
@@ -447,8 +445,7 @@ def _compiled(rules: Rules, limit: int, on_states=None) -> pd.DataFrame:
 
 def _in_python(rules: Rules, lineup: list[str], limit: int, on_states=None) -> pd.DataFrame:
     """:func:`exact` by the Python enumeration (:mod:`dominosim.solver.lazy`)."""
-    reads = set().union(*(_reads(rules, name) for name in lineup))
-    game = Lazy(rules, lineup, reads, limit, on_states)
+    game = Lazy(rules, lineup, reads_of(rules, lineup), limit, on_states)
     with collector_paused():  # till the states are freed, by their reference counts
         by_opener, opened_double, played, no_double = enumerate_hands(game)
         if on_states is not None:
@@ -472,6 +469,14 @@ def _lineup(rules: Rules, strategies) -> list[str]:
         if not isinstance(name, str) or name not in STYLES:
             raise refuse("strategies", allowed, name)
     return per_seat(rules, strategies[0] if len(strategies) == 1 else list(strategies))
+
+
+def reads_of(rules: Rules, lineup: list[str]) -> set:
+    """What a line-up of enumerable built-ins reads of the public history (:func:`_reads` of
+    each seat's name), as :class:`~dominosim.solver.lazy.Lazy` and
+    :func:`~dominosim.solver.tree_size.tree_size` take it.
+    """
+    return set().union(*(_reads(rules, name) for name in lineup))
 
 
 def _reads(rules: Rules, name: str) -> frozenset:

@@ -227,6 +227,18 @@ class Lazy(Quantities):
                       self.turn_after(known, hidden, seat), n)
         return plus(v, self.PLAYS, n)
 
+    def opening_moves(self, seat: int, pool: int, known: tuple, hidden: tuple, bone: int,
+                      leads: tuple) -> list:
+        """The opening plays ``seat`` makes from ``leads`` (the ids of :func:`openings`): each
+        one under ``random``, a style's one choice (read on its view) where it has two or more.
+        """
+        moves = [Move(self.tiles[t], -1) for t in leads]
+        style = self.styles[seat]
+        if style is not None and len(moves) > 1:
+            view = self.view(known, hidden, bone, pool, (), seat, self.start_pub())
+            moves = [style.choose(view, moves, None)]
+        return moves
+
     def canonical(self, ends) -> tuple:
         """The open ends as a state key (:func:`layout_key`)."""
         return layout_key(self.rules, ends)
@@ -617,11 +629,7 @@ def enumerate_hands(game: Lazy) -> tuple[dict, dict, int, int]:
     for seat, pool, bone, hand, hidden, leads, double in openings(rules):
         known = tuple(hand if s == seat else 0 for s in range(p))
         n = game.completions(pool, hidden, lack)
-        moves = [Move(game.tiles[t], -1) for t in leads]
-        style = game.styles[seat]
-        if style is not None and len(moves) > 1:
-            view = game.view(known, hidden, bone, pool, (), seat, game.start_pub())
-            moves = [style.choose(view, moves, None)]
+        moves = game.opening_moves(seat, pool, known, hidden, bone, leads)
         by_opener[seat].append(total([game.opened(pool, known, hidden, lack, bone, seat, m.tile)
                                       for m in moves], len(moves)))
         played += n

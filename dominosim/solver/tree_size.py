@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import random
 
-from ..reference.game import Move
 from ..rules import Rules
 from .lazy import Lazy, openings
 
@@ -66,13 +65,7 @@ class Children(Lazy):
         self.met = []
         for seat, pool, bone, hand, hidden, leads, _ in openings(rules):
             known = tuple(hand if s == seat else 0 for s in range(p))
-            for t in leads:
-                move = Move(self.tiles[t], -1)
-                if self.styles[seat] is not None and len(leads) > 1:
-                    view = self.view(known, hidden, bone, pool, (), seat, self.start_pub())
-                    moves = [Move(self.tiles[u], -1) for u in leads]
-                    if self.styles[seat].choose(view, moves, None) != move:
-                        continue
+            for move in self.opening_moves(seat, pool, known, hidden, bone, leads):
                 self.opened(pool, known, hidden, lack, bone, seat, move.tile)
         return list(dict.fromkeys(self.met))
 

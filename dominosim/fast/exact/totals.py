@@ -22,6 +22,7 @@ import math
 import threading
 from fractions import Fraction
 from functools import lru_cache
+from typing import NamedTuple
 
 import numpy as np
 
@@ -207,15 +208,24 @@ def _interruptible(ctx: Ctx, on_states=None) -> int:
     return status[0]
 
 
-def _run(rules: Rules, max_states: int, moduli: list[int], on_states=None):
-    """One enumeration modulo the primes ``moduli``: the residues of each opener's totals, and
-    the counts and states of :func:`enumerate_random`."""
-    n_primes = len(moduli)
+class _Run(NamedTuple):
+    """One enumeration's results: the residues of each opener's totals (``size`` quantities
+    modulo each prime, prime by prime), and the counts and states of :func:`enumerate_random`."""
+
+    by_opener: dict
+    opened_double: dict
+    played: int
+    no_double: int
+    states: int
+    size: int
+
+
+def _run(rules: Rules, max_states: int, moduli: list[int], on_states=None) -> _Run:
+    """One enumeration modulo the primes ``moduli``."""
     ctx, q = _context(rules, max_states, moduli)
     p, size = rules.players, int(ctx.q[-1])
-    primes = [int(m) for m in ctx.primes]
     mods = np.repeat(ctx.primes, size)  # the prime of each entry of a value
-    by_opener = {seat: np.zeros(size * n_primes, dtype=np.int64) for seat in range(p)}
+    by_opener = {seat: np.zeros(size * len(moduli), dtype=np.int64) for seat in range(p)}
     completed = dict.fromkeys(range(p), 0)  # the completions each opener's totals are over
     opened_double = {d: 0 for d in range(rules.max_pip + 1)}
     played = 0
@@ -231,9 +241,9 @@ def _run(rules: Rules, max_states: int, moduli: list[int], on_states=None):
         if double >= 0:
             opened_double[double] += n
     states = int(ctx.used[0] - ctx.used[1])
-    full = {seat: full_values(v, completed[seat], q, rules, primes)
+    full = {seat: full_values(v, completed[seat], q, rules, moduli)
             for seat, v in by_opener.items()}
-    return full, opened_double, played, no_double, states, primes, q.size
+    return _Run(full, opened_double, played, no_double, states, q.size)
 
 
 def _fraction(residues: list[int], primes: list[int]) -> Fraction | None:
@@ -278,19 +288,18 @@ def enumerate_random(rules: Rules, max_states: int = 3_000_000, n_primes: int | 
     residues: dict = {}
     while True:
         moduli = _primes(len(primes) + n_primes)[len(primes):]
-        by_opener, opened, played, no_double, states, _, size = _run(rules, max_states, moduli,
-                                                                     on_states)
+        run = _run(rules, max_states, moduli, on_states)
         primes += moduli
         residues = {seat: np.concatenate([residues.get(seat, np.zeros(0, np.int64)), v])
-                    for seat, v in by_opener.items()}  # prime by prime, as `primes`
+                    for seat, v in run.by_opener.items()}  # prime by prime, as `primes`
         fractions: dict = {}
         for seat, v in residues.items():
-            values = [_fraction([int(v[j * size + i]) % m for j, m in enumerate(primes)],
-                                primes) for i in range(size)]
+            values = [_fraction([int(v[j * run.size + i]) % m for j, m in enumerate(primes)],
+                                primes) for i in range(run.size)]
             if any(x is None for x in values):
                 break
             fractions[seat] = values
         else:
-            return fractions, opened, played, no_double, states
+            return fractions, run.opened_double, run.played, run.no_double, run.states
 
 
