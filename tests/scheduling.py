@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import pytest
 
-STACK_AND_MODEL = pytest.mark.xdist_group("stack_and_model")
-"""The tests whose line-up compiles the searching kernel with the solver's stack and the weighted
-model's table (a ``pimc`` or ``epimc`` seat that infers, and so models another search seat as the learned player's softmax): about
-two minutes of CPU from an empty cache, measured by ``benchmarks/suite_compiles.py``; with the
-two in separate workers, one of them waited 135 s for the other's compilation."""
+SOLVER_STACK = pytest.mark.xdist_group("solver_stack")
+"""The tests whose line-ups compile the searching kernels with the solver's stack (``pimc`` and
+``epimc``), with the weighted model's table (a seat that infers, and so models another search seat
+as the learned player's softmax) and without it: about two and one minutes of CPU from an empty
+cache (``benchmarks/suite_compiles.py``). In separate workers, one of them waited for the other's
+compilation (135 s in one run)."""

@@ -9,7 +9,7 @@ import copy
 
 import numpy as np
 import pytest
-from scheduling import STACK_AND_MODEL
+from scheduling import SOLVER_STACK
 from test_sampler import _replay
 
 import dominosim as ds
@@ -169,8 +169,8 @@ def test_epimc_names_and_limits():
         SearchStrategy("epimc", 5, omniscient=True)
 
 
-@pytest.mark.parametrize("preset,players", [pytest.param("block", 4, marks=STACK_AND_MODEL),
-                                             ("draw", 2)])
+@SOLVER_STACK
+@pytest.mark.parametrize("preset,players", [("block", 4), ("draw", 2)])
 def test_epimc_identical_in_both_engines(preset, players):
     rules = ds.Rules.preset(preset, players=players)
     lineup = ["epimc:2+infer:4", "bully"] * (players // 2)

@@ -11,7 +11,7 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
-from scheduling import STACK_AND_MODEL
+from scheduling import SOLVER_STACK
 from scipy.stats import chisquare
 from test_sampler import _hidden, _histories, _replay
 
@@ -238,7 +238,7 @@ def test_infer_names_parse_and_refuse():
 
 @pytest.mark.parametrize("preset,players,lineup", [
     pytest.param("block", 4, ["pimc:3+infer", "bully", "ismcts:40+infer", "random"],
-                 marks=STACK_AND_MODEL),
+                 marks=SOLVER_STACK),
     ("draw", 2, ["mc:4+infer", "doubles"]),
     ("draw", 3, ["ismcts:40+infer:4", "random", "counter"]),
 ])
