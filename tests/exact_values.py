@@ -40,21 +40,23 @@ def samples(rules: ds.Rules, df: pd.DataFrame, quantity: str) -> np.ndarray | No
     opener_side = opener % n_sides if rules.partnerships else opener
     # side k counted from the opener's side
     rel = np.where(win >= 0, (win - opener_side) % n_sides, -1)
+    # each computed only when asked: converting the hand records' columns (the end's categories
+    # above all) for every quantity took most of a million-hand test's time
     simple = {
-        "P_opener_side_wins": rel == 0,
-        "P_tie": win < 0,
-        "P_blocked": df["end"].to_numpy() == "blocked",
-        "P_chip_out": df["end"].to_numpy() == "out",
-        "E_points_winner": points,
-        "E_plays": df["plays"].to_numpy(),
-        "E_knocks": df["knocks"].to_numpy(),
-        "E_draws": df["draws"].to_numpy(),
-        "E_stitchups": df["stitch_ups"].to_numpy(),
-        "P_at_least_one_redeal": df["redeals"].to_numpy() > 0,
-        "E_redeals": df["redeals"].to_numpy(),
+        "P_opener_side_wins": lambda: rel == 0,
+        "P_tie": lambda: win < 0,
+        "P_blocked": lambda: (df["end"] == "blocked").to_numpy(),
+        "P_chip_out": lambda: (df["end"] == "out").to_numpy(),
+        "E_points_winner": lambda: points,
+        "E_plays": lambda: df["plays"].to_numpy(),
+        "E_knocks": lambda: df["knocks"].to_numpy(),
+        "E_draws": lambda: df["draws"].to_numpy(),
+        "E_stitchups": lambda: df["stitch_ups"].to_numpy(),
+        "P_at_least_one_redeal": lambda: df["redeals"].to_numpy() > 0,
+        "E_redeals": lambda: df["redeals"].to_numpy(),
     }
     if quantity in simple:
-        return np.asarray(simple[quantity], dtype=float)
+        return np.asarray(simple[quantity](), dtype=float)
     if quantity.startswith("P_side") and quantity.endswith("_wins"):
         k = int(quantity[len("P_side"):-len("_wins")])
         return (rel == k).astype(float)
