@@ -1,4 +1,6 @@
-"""Tests that must share a pytest-xdist worker (``--dist loadgroup``, set in ``pyproject.toml``).
+"""Tests that must share a pytest-xdist worker (``--dist loadgroup``, set in ``pyproject.toml``'s
+``addopts``, so that pytest-xdist's workers read it too: run without workers by ``-n 0``, since
+``-p no:xdist`` leaves that option unknown).
 
 numba compiles a kernel signature once for all the suite's workers: a worker that needs a
 signature another worker is compiling waits for it (``dominosim.fast.core.diskcache``). Two tests
