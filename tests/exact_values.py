@@ -30,46 +30,47 @@ def rules_of(row: pd.Series) -> ds.Rules:
         scoring=row.scoring)
 
 
+COLUMN_MEANS = {"E_points_winner": "points", "E_plays": "plays", "E_knocks": "knocks",
+                "E_draws": "draws", "E_stitchups": "stitch_ups", "E_redeals": "redeals"}
+"""The quantities that are the mean of one column of the hand records."""
+END_RATES = {"P_blocked": "blocked", "P_chip_out": "out"}
+"""The quantities that are the rate of one value of the ``end`` column."""
+
+
 def samples(rules: ds.Rules, df: pd.DataFrame, quantity: str) -> np.ndarray | None:
-    """Per-hand values whose mean estimates ``quantity`` (None: not a per-hand quantity)."""
+    """Per-hand values whose mean estimates ``quantity`` (None: not a per-hand quantity).
+    Reads only the columns ``quantity`` needs (converting all of them for each quantity once
+    took most of a million-hand test's time)."""
+    if quantity in COLUMN_MEANS:
+        return df[COLUMN_MEANS[quantity]].to_numpy(dtype=float)
+    if quantity in END_RATES:
+        return (df["end"] == END_RATES[quantity]).to_numpy(dtype=float)
+    if quantity == "P_at_least_one_redeal":
+        return (df["redeals"].to_numpy() > 0).astype(float)
+    if quantity.startswith("P_opening_double_"):
+        d = int(quantity.split("_")[-1].split("-")[0])
+        return (df["opening_double"].to_numpy() == d).astype(float)
     players = rules.players
     opener = df["opener"].to_numpy().astype(int)
+    if quantity.startswith("E_stitchups_seat"):
+        k = int(quantity[len("E_stitchups_seat"):])
+        per_seat = df[[f"stitch_ups_{s}" for s in range(players)]].to_numpy()
+        return per_seat[np.arange(len(df)), (opener + k) % players].astype(float)
     win = df["winning_side"].to_numpy().astype(int)
-    points = df["points"].to_numpy().astype(float)
+    if quantity == "P_tie":
+        return (win < 0).astype(float)
     n_sides = rules.n_sides
     opener_side = opener % n_sides if rules.partnerships else opener
     # side k counted from the opener's side
     rel = np.where(win >= 0, (win - opener_side) % n_sides, -1)
-    # each computed only when asked: converting the hand records' columns (the end's categories
-    # above all) for every quantity took most of a million-hand test's time
-    simple = {
-        "P_opener_side_wins": lambda: rel == 0,
-        "P_tie": lambda: win < 0,
-        "P_blocked": lambda: (df["end"] == "blocked").to_numpy(),
-        "P_chip_out": lambda: (df["end"] == "out").to_numpy(),
-        "E_points_winner": lambda: points,
-        "E_plays": lambda: df["plays"].to_numpy(),
-        "E_knocks": lambda: df["knocks"].to_numpy(),
-        "E_draws": lambda: df["draws"].to_numpy(),
-        "E_stitchups": lambda: df["stitch_ups"].to_numpy(),
-        "P_at_least_one_redeal": lambda: df["redeals"].to_numpy() > 0,
-        "E_redeals": lambda: df["redeals"].to_numpy(),
-    }
-    if quantity in simple:
-        return np.asarray(simple[quantity](), dtype=float)
+    if quantity == "P_opener_side_wins":
+        return (rel == 0).astype(float)
     if quantity.startswith("P_side") and quantity.endswith("_wins"):
         k = int(quantity[len("P_side"):-len("_wins")])
         return (rel == k).astype(float)
     if quantity.startswith("E_points_side"):
         k = int(quantity[len("E_points_side"):])
-        return np.where(rel == k, points, 0.0)
-    if quantity.startswith("E_stitchups_seat"):
-        k = int(quantity[len("E_stitchups_seat"):])
-        per_seat = df[[f"stitch_ups_{s}" for s in range(players)]].to_numpy()
-        return per_seat[np.arange(len(df)), (opener + k) % players].astype(float)
-    if quantity.startswith("P_opening_double_"):
-        d = int(quantity.split("_")[-1].split("-")[0])
-        return (df["opening_double"].to_numpy() == d).astype(float)
+        return np.where(rel == k, df["points"].to_numpy().astype(float), 0.0)
     return None
 
 
