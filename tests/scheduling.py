@@ -14,8 +14,8 @@ from __future__ import annotations
 import pytest
 
 SOLVER_STACK = pytest.mark.xdist_group("solver_stack")
-"""The tests whose line-ups compile the searching kernels with the solver's stack (``pimc`` and
-``epimc``), with the weighted model's table (a seat that infers, and so models another search seat
-as the learned player's softmax) and without it: about two and one minutes of CPU from an empty
-cache (``benchmarks/suite_compiles.py``). In separate workers, one of them waited for the other's
-compilation (135 s in one run)."""
+"""The tests that compile first the searching kernels with the solver's stack (``pimc``,
+``epimc``), with and without the weighted model's table (a seat that infers models another search
+seat as the learned player's softmax): about two minutes of CPU for the one, one and a half for
+the other, from an empty cache (``benchmarks/suite_compiles.py``). Run in separate workers, one
+of them waited 135 s for the other's compilation."""
