@@ -11,7 +11,7 @@ from exact_values import exact_table, rules_of
 from test_exact_lazy import OPTIONS
 
 import dominosim as ds
-from dominosim.fast.exact.layouts import tables
+from dominosim.fast.exact.layouts import MAX_LAYOUTS, tables
 from dominosim.fast.exact.lazy import mulmod
 from dominosim.fast.exact.totals import StatesFull, _primes, enumerate_random, fits
 from dominosim.reference.game import (
@@ -80,24 +80,35 @@ def test_what_does_not_fit_is_said():
     assert not fits(ds.Rules.preset("draw", players=2, max_pip=9, hand_size=7))  # 55 tiles
 
 
+@pytest.mark.parametrize("few", [MAX_LAYOUTS, 0], ids=["over-tiles", "over-plays"])
 @pytest.mark.parametrize("name", ["cross", "branch4_fill", "lead_any", "team_out"])
-def test_the_layout_tables_are_the_reference_rules(name):
+def test_the_layout_tables_are_the_reference_rules(name, few):
     """From every opening, each layout reached has the reference engine's playable suits, and
     each tile the reference engine's legal moves on it, each to the layout the reference engine
-    gives (numbered once: one layout per canonical list of open ends)."""
+    gives (numbered once: one layout per canonical list of open ends), found over the tiles.
+    Found over the plays (``few=0``), the layouts are those reached by tiles played once each, and the moves those
+    of the tiles not yet played."""
     rules = CASES[name]
-    t = tables(rules)
+    t = tables(rules, few)
+    over_plays = few == 0
     tiles = full_set(rules.max_pip)
     most_ends = rules.opening_arms + 2 * (rules.max_pip + 1)
     ends_of = {int(t.open_layout[i]): layout_key(rules, opening_ends(rules, tile))
                for i, tile in enumerate(tiles) if t.open_layout[i] >= 0}
     assert ends_of
-    queue = list(ends_of)
+    queue = [(int(t.open_layout[i]), 1 << i if over_plays else 0)
+             for i in range(len(tiles)) if t.open_layout[i] >= 0]
+    seen = set()
     while queue:
-        layout = queue.pop()
+        layout, played = queue.pop()
+        if (layout, played) in seen:
+            continue
+        seen.add((layout, played))
         ends = ends_of[layout]
         assert t.want[layout] == sum(1 << v for v in playable_suits(rules, ends))
         for i, tile in enumerate(tiles):
+            if played >> i & 1:
+                continue  # played already: no seat holds it here
             if branches(rules, tile) and len(ends) + 2 > most_ends:
                 continue  # a double branching again, after every double has: never met
             moves = legal_moves(rules, [tile], ends)
@@ -105,11 +116,22 @@ def test_the_layout_tables_are_the_reference_rules(name):
             for j, move in enumerate(moves):
                 after = layout_key(rules, ends_after(rules, ends, Move(move.tile, move.suit))[0])
                 nxt = int(t.mv_next[layout, i, j])
-                if nxt not in ends_of:
-                    ends_of[nxt] = after
-                    queue.append(nxt)
+                ends_of.setdefault(nxt, after)
                 assert ends_of[nxt] == after
+                queue.append((nxt, played | 1 << i if over_plays else 0))
     assert len(ends_of) <= t.n_layouts
+
+
+def test_layouts_found_over_the_plays_enumerate_the_same_fractions(monkeypatch):
+    """Every rule set of the options, its layouts found over the plays (the search that keeps
+    only the layouts hands reach), totals what the Python enumeration does."""
+    import dominosim.fast.exact.layouts as layouts
+
+    monkeypatch.setattr(layouts, "FEW_LAYOUTS", 0)
+    for name in ("cross", "branch4_fill", "lead_any", "team_out", "draw_keep3"):
+        rules = CASES[name]
+        game = Lazy(rules, ["random"] * rules.players, set(), 10**7)
+        assert enumerate_random(rules, 10**6)[0] == enumerate_hands(game)[0], name
 
 
 def test_mulmod_equals_exact_integer_arithmetic_on_the_primes_and_their_edges():

@@ -64,7 +64,7 @@ from ..tiles import full_set, pips
 from .vectors import Quantities, plus, total
 
 __all__ = ["Lazy", "StateLimitError", "collector_paused", "enumerate_hands", "layout_key",
-           "no_double_pool", "openings", "seat_view"]
+           "moved_from_seat_0", "no_double_pool", "openings", "seat_view"]
 
 
 _MISSING = object()
@@ -601,6 +601,20 @@ def openings(rules: Rules):
         bone |= 1 << t
 
 
+def moved_from_seat_0(random_only: bool, seat: int, double: int) -> bool:
+    """Whether an opening of :func:`openings` is not enumerated, its totals being seat 0's
+    opening of the same ``double`` with every seat moved ``seat`` places on
+    (:meth:`~dominosim.solver.vectors.Quantities.moved`): where every seat plays ``random``
+    (``random_only``) and the highest double opens. Nothing in the rule book reads a seat by its
+    number, and ``random`` does not either; a style might break ties by seat, so a line-up with
+    one is enumerated from every seat.
+
+    >>> [moved_from_seat_0(True, seat, 6) for seat in range(3)], moved_from_seat_0(False, 1, 6)
+    ([False, True, True], False)
+    """
+    return random_only and double >= 0 and seat > 0
+
+
 def no_double_pool(rules: Rules) -> int | None:
     """The tiles of the deals that hold no double (every double then sleeps), whose completions
     are the deals redealt; None when the boneyard cannot hold every double.
@@ -617,6 +631,9 @@ def enumerate_hands(game: Lazy) -> tuple[dict, dict, int, int]:
     """Every deal's hand, lazily: ``(by_opener, opened_double, played, no_double)``, the totals
     of the quantities over the deals opened by each seat (:class:`fractions.Fraction` entries),
     how many deals each double opened, the deals played and the deals holding no double.
+    Where every seat plays ``random``, a double's openings by seats other than seat 0 are seat
+    0's totals moved (:meth:`~dominosim.solver.vectors.Quantities.moved`), not enumerated: the
+    memo holds the states of seat 0's openings alone.
     """
     rules = game.rules
     p = rules.players
@@ -626,12 +643,23 @@ def enumerate_hands(game: Lazy) -> tuple[dict, dict, int, int]:
     played = 0
     free = no_double_pool(rules)
     no_double = 0 if free is None else game.completions(free, (rules.hand_size,) * p, lack)
+    by_seat_0: dict[int, tuple] = {}
+    random_only = all(style is None for style in game.styles)
     for seat, pool, bone, hand, hidden, leads, double in openings(rules):
         known = tuple(hand if s == seat else 0 for s in range(p))
         n = game.completions(pool, hidden, lack)
-        moves = game.opening_moves(seat, pool, known, hidden, bone, leads)
-        by_opener[seat].append(total([game.opened(pool, known, hidden, lack, bone, seat, m.tile)
-                                      for m in moves], len(moves)))
+        if moved_from_seat_0(random_only, seat, double):
+            den, nums = by_seat_0[double]
+            where, moved = game.moved(seat), [0] * game.size
+            for i, x in enumerate(nums):
+                moved[where[i]] = x
+            by_opener[seat].append((den, tuple(moved)))
+        else:
+            moves = game.opening_moves(seat, pool, known, hidden, bone, leads)
+            by_opener[seat].append(total([game.opened(pool, known, hidden, lack, bone, seat,
+                                                      m.tile) for m in moves], len(moves)))
+            if double >= 0:
+                by_seat_0[double] = by_opener[seat][-1]
         played += n
         if double >= 0:
             opened_double[double] += n

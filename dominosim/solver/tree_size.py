@@ -16,10 +16,10 @@ Examples
 --------
 >>> from dominosim.rules import Rules
 >>> rules = Rules(max_pip=2, players=2, hand_size=2)
->>> tree_nodes(rules, ["random", "random"], set())  # every node, walked
-144
+>>> tree_nodes(rules, ["random", "random"], set())  # every node from seat 0's openings, walked
+72
 >>> round(tree_size(rules, ["random", "random"], set(), probes=4000, seed=0))
-146
+73
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from __future__ import annotations
 import random
 
 from ..rules import Rules
-from .lazy import Lazy, openings
+from .lazy import Lazy, moved_from_seat_0, openings
 
 __all__ = ["Children", "probe", "tree_nodes", "tree_size"]
 
@@ -63,7 +63,10 @@ class Children(Lazy):
         rules, p = self.rules, self.rules.players
         lack = (0,) * p
         self.met = []
-        for seat, pool, bone, hand, hidden, leads, _ in openings(rules):
+        random_only = all(style is None for style in self.styles)
+        for seat, pool, bone, hand, hidden, leads, double in openings(rules):
+            if moved_from_seat_0(random_only, seat, double):
+                continue  # not enumerated: seat 0's totals, moved
             known = tuple(hand if s == seat else 0 for s in range(p))
             for move in self.opening_moves(seat, pool, known, hidden, bone, leads):
                 self.opened(pool, known, hidden, lack, bone, seat, move.tile)

@@ -35,6 +35,26 @@ class Quantities:
         self.PLAYS, self.KNOCKS, self.DRAWS = 2 * s + 4, 2 * s + 5, 2 * s + 6
         self.STITCH = 2 * s + 7
         self.size = 2 * s + 7 + p
+        self.n_sides, self.players = s, p
+
+    def moved(self, r: int) -> list[int]:
+        """Where each entry goes when every seat moves ``r`` places on (seat ``s`` to ``(s + r)
+        mod players``, so side ``k`` to ``(k + r) mod sides``): entry ``i`` of a hand's vector
+        is entry ``moved(r)[i]`` of the same hand with its seats moved. Nothing in the rule book
+        reads a seat by its number (the turn passes on, ties and points compare sides), so a
+        hand opened by seat ``r`` totals what the same hand opened by seat 0 does, moved.
+
+        >>> Quantities(Rules(max_pip=2, players=3, hand_size=2)).moved(1)
+        [1, 2, 0, 3, 4, 5, 6, 8, 9, 7, 10, 11, 12, 14, 15, 13]
+        """
+        s, p = self.n_sides, self.players
+        where = list(range(self.size))
+        for k in range(s):
+            where[self.WIN + k] = self.WIN + (k + r) % s
+            where[self.SIDE_POINTS + k] = self.SIDE_POINTS + (k + r) % s
+        for seat in range(p):
+            where[self.STITCH + seat] = self.STITCH + (seat + r) % p
+        return where
 
     def add_result(self, v: list, winner: int, points: int, n: int = 1) -> None:
         """Add ``n`` hands won by side ``winner`` (-1: a tie) for ``points`` to ``v``."""
