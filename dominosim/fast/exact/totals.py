@@ -268,58 +268,24 @@ def _moved(v: np.ndarray, q: Quantities, rules: Rules, r: int, n_primes: int) ->
     return moved
 
 
-QUOTIENT_BITS = 20
-"""The margin of the maximal-quotient reconstruction (:func:`_fraction`): it takes a fraction only
-where the quotient beside it is at least ``2**QUOTIENT_BITS``; one whose numerator and
-denominator hold ``b`` bits together is found once the primes hold about ``b + 20`` bits."""
-
-
 def _fraction(residues: list[int], primes: list[int]) -> Fraction | None:
     """The fraction whose residues modulo ``primes[:-1]`` are ``residues[:-1]`` (rational
-    reconstruction), if it also agrees with the last; else None.
-
-    Two reconstructions are tried, each checked against the last prime. The balanced one finds
-    a fraction whose numerator and denominator are each below ``sqrt(m / 2)``, ``m`` the product
-    of the primes. Totals over completions have numerators far longer than their denominators,
-    so the second is the maximal-quotient one (Monagan, ISSAC 2004): of the extended Euclidean
-    algorithm's pairs ``r / t`` (each ``r = t * u`` modulo ``m``), the one before the largest
-    quotient, whose product ``|r| * |t|`` is about ``m`` over that quotient; taken when the
-    quotient is at least ``2**QUOTIENT_BITS``.
-
-    >>> primes = _primes(6)
-    >>> x = Fraction(3 ** 60, 7 ** 5)  # 96 bits over 15: beyond the balanced bound of 77 bits
-    >>> _fraction([x.numerator * pow(x.denominator, -1, m) % m for m in primes], primes) == x
-    True
-    """
+    reconstruction), if it also agrees with the last; else None."""
     m, u = 1, 0
     for r, prime in zip(residues[:-1], primes[:-1], strict=True):  # CRT
         u += m * ((r - u) * pow(m, -1, prime) % prime)
         m *= prime
     bound = math.isqrt(m // 2)
     r0, r1, s0, s1 = m, u % m, 0, 1
-    balanced, best, best_quotient = None, None, 0
-    while r1:
+    while r1 > bound:
         quotient = r0 // r1
-        if quotient > best_quotient:
-            best, best_quotient = (r1, s1), quotient
-        if balanced is None and r1 <= bound:
-            balanced = (r1, s1)
         r0, r1, s0, s1 = r1, r0 - quotient * r1, s1, s0 - quotient * s1
-    if u % m == 0:
-        return _checked(Fraction(0), residues[-1], primes[-1])
-    if balanced is not None and 0 < abs(balanced[1]) <= bound and math.gcd(*balanced) == 1:
-        value = _checked(Fraction(*balanced), residues[-1], primes[-1])
-        if value is not None:
-            return value
-    if best is None or best_quotient < 1 << QUOTIENT_BITS or math.gcd(*best) != 1:
+    if s1 == 0 or abs(s1) > bound or math.gcd(r1, abs(s1)) != 1:
         return None
-    return _checked(Fraction(*best), residues[-1], primes[-1])
-
-
-def _checked(value: Fraction, residue: int, prime: int) -> Fraction | None:
-    """``value`` if its residue modulo ``prime`` is ``residue``, else None."""
-    if value.denominator % prime == 0 or (
-            value.numerator * pow(value.denominator, -1, prime) - residue) % prime:
+    value = Fraction(r1, s1)
+    last = primes[-1]
+    if value.denominator % last == 0 or (
+            value.numerator * pow(value.denominator, -1, last) - residues[-1]) % last:
         return None
     return value
 
