@@ -149,9 +149,9 @@ def test_exact_refuses_a_limit_the_memory_cannot_hold():
 
 
 def test_ctrl_c_stops_exact_within_two_seconds():
-    # validation configuration 9d (a fill-first double-four cross): 18.8 to 21.5 s of CPU on an
-    # idle machine (configuration 12, used before, came down to 2.3 s with the compiled lazy
-    # engine and had ended before the interrupt in a run on 2026-12-04)
+    # validation configuration 9d (a fill-first double-four cross): 9 to 10 s of CPU on an idle
+    # machine on 2026-12-05 (configuration 12, used before, came down to 2.3 s with the compiled
+    # lazy engine and had ended before the interrupt in a run on 2026-12-04; 1.2 s now)
     code = ("import dominosim as ds; print('go', flush=True); "
             "ds.exact(ds.Rules(max_pip=4, players=2, hand_size=6, draw='until_playable', "
             "opening_arms=4, fill_opening_first=True), max_states=8_000_000, "

@@ -341,9 +341,9 @@ def exact(rules: Rules, strategies: str | Sequence[str] = "random", *,
         memory ``max_states`` states need is still checked before any work, and the enumeration
         still stops with an error where it would keep more. The tree's estimate is close where
         few orders of play meet in one state (Block double-four, four players of two tiles each:
-        4.0 million against 3.5 million states met) and useless where many do (the fill-first
-        crosses: configuration 9d's tree is 20,000 times its 6.1 million states, and its
-        deals-based estimate, 81 million, 13 times), so configuration 9d runs only with
+        1.0 million against 905,017 states met) and useless where many do (the fill-first
+        crosses: configuration 9d's tree is 18,000 times its 3.2 million states, and its
+        deals-based estimate, 81 million, 25 times), so configuration 9d runs only with
         ``check_estimate=False`` and a larger ``max_states`` (8 million). Without the estimate,
         a rule set too large for the limit runs until it meets the limit.
     progress : bool or None
@@ -374,14 +374,13 @@ def exact(rules: Rules, strategies: str | Sequence[str] = "random", *,
     ...          ["bully", "random"]).loc["P_side0_wins", "exact"]
     Fraction(22109, 30096)
 
-    A double-four set: its deals-based estimate (259 million states) is past the limit, the
-    tree's (4.0 million) is not (9 to 21 s of CPU and 1.4 GB)::
+    A double-four set: its deals-based estimate (259 million states) is past the default
+    limit, the tree's (1.0 million) is not (1.8 s of CPU and 0.7 GB)::
 
-        ds.exact(ds.Rules.preset("block", players=4, max_pip=4, hand_size=2),
-                 max_states=8_000_000)
+        ds.exact(ds.Rules.preset("block", players=4, max_pip=4, hand_size=2))
 
-    Configuration 9d (a fill-first cross), whose estimates are both far past its 6.1 million
-    states, with the limits alone bounding the work (21 to 47 s, 2.1 GB)::
+    Configuration 9d (a fill-first cross), whose estimates are both far past its 3.2 million
+    states, with the limits alone bounding the work (9.6 s, 1.3 GB)::
 
         ds.exact(ds.Rules(max_pip=4, players=2, hand_size=6, draw="until_playable",
                           opening_arms=4, fill_opening_first=True),

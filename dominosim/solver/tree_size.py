@@ -8,7 +8,7 @@ A probe walks from a random first state to the end of a hand, choosing a child u
 state, and multiplies the numbers of children met: the sum of those products over the walk's
 depths is an unbiased estimate of the tree's nodes (Knuth, *Estimating the efficiency of
 backtrack programs*, Mathematics of Computation 29, 1975). The mean over many probes estimates a
-bound of the states. It is tight where few paths meet (Block games led by a double: 1.3 times the
+bound of the states. It is tight where few paths meet (Block games led by a double: 1.1 times the
 states of double-four, four players of two tiles each) and loose where many orders of play reach
 one state (the fill-first crosses and the boneyard's draws: ``benchmarks/README.md``).
 
