@@ -68,19 +68,22 @@ def test_a_search_strategy_shared_by_threads_plays_as_one_thread_would(engine):
         assert all(a.equals(b) for a, b in zip(alone, together, strict=True))
 
 
-def test_exact_refuses_at_once_the_game_that_grew_past_gigabytes():
+def test_exact_answers_the_game_that_grew_past_gigabytes_and_refuses_a_lower_limit_at_once():
     """Block double-four, four players, two tiles each: past 2.6 GB in two minutes before issue
-    20; now its estimate is checked against ``max_states`` before anything is enumerated. Its
-    deals-based estimate (259,459,200) refuses it, so the lazy tree's estimate is asked (issue
-    24: 1,000 probes, 0.75 to 1.1 s of CPU; 3,543,680 states are met) and refuses it too, in
-    under 2 s of CPU where the enumeration would take 10 to 20 s and 1.4 GB."""
+    20, then refused at once by its estimates. Since issue 24 enumerates seat 0's openings alone
+    under ``random``, its lazy tree's estimate (about 1.0 million) is within the default limit
+    and it is answered (905,017 states, about 3.5 s of CPU and 0.6 GB). Under a limit below its
+    tree the refusal still comes before any enumeration: the deals-based estimate (259,459,200)
+    refuses it, the tree's estimate is asked (1,000 probes) and refuses it too, in under 2 s of
+    CPU."""
     rules = ds.Rules.preset("block", players=4, max_pip=4, hand_size=2)
+    assert ds.exact(rules).attrs["states"] == 905_017
     clock = time.process_time()
     with pytest.raises(ValueError, match=r"^The value for `rules` must be small enough to "
-                       r"enumerate \(at most 3,000,000 estimated states, see `max_states`\), but "
+                       r"enumerate \(at most 900,000 estimated states, see `max_states`\), but "
                        r".* has about ([0-9,]+) \(check_estimate=False lets the limit alone "
                        r"stop the work\)\.$") as refused:
-        ds.exact(rules)
+        ds.exact(rules, max_states=900_000)
     assert time.process_time() - clock < 2.0
     estimate = int(refused.value.args[0].split("has about ")[1].split(" ")[0].replace(",", ""))
-    assert 3_543_680 <= estimate < 259_459_200
+    assert 905_017 <= estimate < 259_459_200

@@ -437,6 +437,8 @@ def _compiled(rules: Rules, limit: int, on_states=None) -> pd.DataFrame:
     """:func:`exact` of a line-up of ``random`` by the compiled enumeration."""
     by_opener, opened_double, played, no_double, states = compiled.enumerate_random(
         rules, limit, on_states=on_states)
+    if on_states is not None:  # the states met, counted after the last run's last report
+        on_states(states)
     table = _table(rules, Quantities(rules), by_opener, opened_double, played, no_double)
     table.attrs["states"] = states
     return table
