@@ -26,7 +26,7 @@ from numba.extending import register_jitable
 
 from ...tiles import DOUBLE_ID, HIGH, LOW, PIPS, SUIT_MEMBER
 from .bits import lowest_bit, popcount
-from .jit import jit, jit_helper, jit_kernel
+from .jit import jit, jit_core, jit_helper, jit_kernel
 
 N_SUITS = 16
 """Suits a kernel has room for: 0 to 15 (double-fifteen)."""
@@ -234,7 +234,7 @@ def take(board, seat, tile):
     board.pips[seat] -= T_PIPS[tile]
 
 
-@jit_kernel
+@jit_core
 def empty_hands(shape, board, p):
     """Every hand emptied."""
     for s in range(p):
@@ -244,7 +244,7 @@ def empty_hands(shape, board, p):
         board.pips[s] = 0
 
 
-@jit_kernel
+@jit_core
 def kth_tile(shape, hands, seat, k):
     """The ``k``-th tile (from 0, in id order) of the hand of ``seat``."""
     for w in range(shape.words):
@@ -292,7 +292,7 @@ def line_masks(hands, seat, psm):
     return on_low, hand & SUIT_TILES[high, 0], low, high
 
 
-@jit_kernel
+@jit_core
 def count_moves(shape, hands, seat, psm):
     """Number of distinct legal moves: a tile counts once per playable suit it holds."""
     if shape.line and shape.words == 1:
@@ -308,7 +308,7 @@ def count_moves(shape, hands, seat, psm):
     return n
 
 
-@jit_kernel
+@jit_core
 def kth_move(shape, hands, seat, psm, k):
     """The ``k``-th legal move in canonical order (tile id, then suit), as ``(tile, suit)``: the
     walk of :func:`fill_moves`, stopping at ``k`` (the random strategy's hot path). On a line in
@@ -343,7 +343,7 @@ def kth_move(shape, hands, seat, psm, k):
     return -1, -1
 
 
-@jit_kernel
+@jit_core
 def fill_moves(shape, hands, seat, psm, moves):
     """Write the legal moves in canonical order (tile id, then suit) into ``moves[MOVE_TILE]``
     and ``moves[MOVE_SUIT]``; return how many."""

@@ -152,6 +152,30 @@ class Dispatcher(CPUDispatcher):
                                          {k: types.unliteral(v) for k, v in kws.items()})
 
 
+class CoreDispatcher(Dispatcher):
+    """:class:`Dispatcher` for a kernel that reads of its :class:`~.shape.Shape` only the core
+    (``words``, ``line``, ``draws``): a call from compiled code compiles it for the shape's core
+    (:attr:`~.shape.Shape.core`), so that the hand kernel of a run with styles, searches or a log
+    and the searches' playouts (the core itself) share one compilation instead of one each.
+    ``tests/test_jit_core.py`` checks that such a kernel reads no other attribute of its shape
+    and passes its shape on only to kernels of this kind.
+    """
+
+    cores: dict[type, Any] = {}
+    """numba type classes whose values have a core, and the function from such a type to its
+    core's type (:mod:`.shape` registers its ``ShapeType``; this module is below it)."""
+
+    def get_call_template(self, args: Any, kws: Any) -> Any:
+        """:meth:`Dispatcher.get_call_template` with every shape's type that of its core."""
+
+        def core(t: Any) -> Any:
+            to = self.cores.get(type(t))
+            return t if to is None else to(t)
+
+        return super().get_call_template(tuple(core(a) for a in args),
+                                         {k: core(v) for k, v in kws.items()})
+
+
 def _taking_turns(decorator: Any, kind: type = Dispatcher) -> Any:
     """``decorator`` making a ``kind`` of :class:`Dispatcher` whose kernels take turns with other
     processes compiling the same signature (:class:`~dominosim.fast.core.diskcache.Turns`), when
@@ -176,6 +200,11 @@ that compiling the kernel stays short.
 The kernel never allocates (every array comes in from the driver), and without the runtime numba
 emits no atomic increments and decrements around array arguments (measured: they cost the hand loop
 more than its own work)."""
+
+jit_core = _taking_turns(numba.njit(cache=CACHE, nogil=True, _nrt=False), CoreDispatcher)
+"""Decorator for a :data:`jit_kernel` whose first argument is the run's shape and that reads only
+its core (:class:`CoreDispatcher`): compiled once per core, whatever the extras of the caller's
+shape."""
 
 jit_helper = _taking_turns(numba.njit(cache=CACHE, nogil=True, _nrt=False, inline="always"))
 """Decorator for the kernel's small helpers: as :data:`jit_kernel`, and inlined into the caller at

@@ -38,7 +38,7 @@ from __future__ import annotations
 from dataclasses import astuple, dataclass, fields
 
 from numba import types
-from numba.core.imputils import lower_constant
+from numba.core.imputils import lower_cast, lower_constant
 from numba.extending import (
     NativeValue,
     models,
@@ -50,6 +50,7 @@ from numba.extending import (
 
 from ...rules import Rules
 from .board import words_of
+from .jit import CoreDispatcher
 
 
 @dataclass(frozen=True)
@@ -117,6 +118,15 @@ def _unbox_shape(typ, obj, c):
 
 @lower_constant(ShapeType)
 def _constant_shape(context, builder, typ, value):
+    return context.get_dummy_value()
+
+
+CoreDispatcher.cores[ShapeType] = lambda typ: ShapeType(typ.shape.core)
+
+
+@lower_cast(ShapeType, ShapeType)
+def _cast_shape(context, builder, fromty, toty, val):
+    """A shape passed where its core is expected (:class:`~.jit.CoreDispatcher`): no value."""
     return context.get_dummy_value()
 
 

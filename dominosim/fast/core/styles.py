@@ -13,12 +13,12 @@ import numpy as np
 
 from ..core.bits import lowest_bit, popcount
 from ..core.board import MOVE_SUIT, MOVE_TILE, ONE, SUIT_TILES, T_HIGH, T_LOW, T_PIPS
-from ..core.jit import jit_kernel
+from ..core.jit import jit_core
 from ..core.params import S_ACCOMPANIED, S_BULLY, S_COUNTER, S_DOUBLES, S_STITCHER
 from ..core.turn import left_of, other_end, partner_of, side_of, suits_after
 
 
-@jit_kernel
+@jit_core
 def holds_suit_besides(shape, hands, seat, tile, suit):
     """How many tiles other than ``tile`` with ``suit`` on them ``seat`` holds."""
     n = 0
@@ -30,7 +30,7 @@ def holds_suit_besides(shape, hands, seat, tile, suit):
     return n
 
 
-@jit_kernel
+@jit_core
 def stitcher_key(shape, rp, board, notes, seat, tile, suit):
     """2 for a stitch-up on a suit it holds more of that no opponent is known to have; 1 for no
     stitch-up; 0 for a stitch-up that may help an opponent or that it cannot follow."""
@@ -46,7 +46,7 @@ def stitcher_key(shape, rp, board, notes, seat, tile, suit):
     return 2
 
 
-@jit_kernel
+@jit_core
 def style_key(shape, rp, strategy, board, notes, seat, tile, suit):
     """The key a deterministic built-in maximises for the move ``(tile, suit)``."""
     if strategy == S_BULLY:
@@ -76,7 +76,7 @@ def style_key(shape, rp, strategy, board, notes, seat, tile, suit):
     return helps * 4096 + fed
 
 
-@jit_kernel
+@jit_core
 def best_move(shape, rp, strategy, board, notes, seat, moves, n):
     """The index of a deterministic built-in's move among the ``n`` moves in ``moves``: the
     largest style key, then the ``bully`` key (heaviest, a double), then the later move in
@@ -91,7 +91,7 @@ def best_move(shape, rp, strategy, board, notes, seat, moves, n):
     return best
 
 
-@jit_kernel
+@jit_core
 def heaviest_lead(shape, strategy, hands, seat):
     """The tile a deterministic built-in leads under ``opening='any'``: the heaviest (``doubles``:
     the heaviest double first), the later tile id on ties."""

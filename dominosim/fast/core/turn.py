@@ -63,7 +63,7 @@ from .board import (
     take,
 )
 from .gates import gate
-from .jit import jit_helper, jit_kernel
+from .jit import jit_core, jit_helper, jit_kernel
 from .params import (
     DRAW_NONE,
     DRAW_ONE,
@@ -164,14 +164,14 @@ def next_seat(rp, counts, seat):
     return nxt
 
 
-@jit_kernel
+@jit_core
 def filling_first(shape, rp, at):
     """Whether the opening double's arms are still being filled first (fill-first, while an arm
     is unfilled): then only they take tiles."""
     return not shape.line and rp.fill and at[N_EMPTY] > 0
 
 
-@jit_kernel
+@jit_core
 def playable_suits(shape, rp, at):
     """Mask of the suits a tile may be played on: the opening suit while arms are unfilled under
     fill-first, every suit showing otherwise."""
@@ -187,13 +187,13 @@ def other_end(tile, suit):
 
 
 # ---------------------------------------------------------------- the layout
-@jit_kernel
+@jit_core
 def branches(shape, rp, tile, suit):
     """Whether ``tile`` played on ``suit`` is a double that opens two more ends."""
     return not shape.line and rp.branch and other_end(tile, suit) == suit
 
 
-@jit_kernel
+@jit_core
 def suits_after(shape, rp, board, tile, suit):
     """``(mask of the suits showing, number of open ends)`` once ``tile`` goes on ``suit``: the
     suit it covers stays only if another end still shows it, the suit it leaves shows."""
@@ -242,14 +242,14 @@ def place(shape, rp, board, tile, suit):
     return index
 
 
-@jit_kernel
+@jit_core
 def stitched_up(shape, at):
     """At least two open ends, all showing one suit."""
     mask = at[SUIT_MASK]
     return (shape.line or at[N_ENDS] >= 2) and (mask & (mask - 1)) == 0
 
 
-@jit_kernel
+@jit_core
 def set_opening(shape, rp, board, tile, double_lead):
     """The open ends of the opening play: the double's suit on every arm (fill-first: all
     unfilled), or a lead's two suits."""
@@ -268,7 +268,7 @@ def set_opening(shape, rp, board, tile, double_lead):
 
 
 # ---------------------------------------------------------------- logs
-@jit_kernel
+@jit_core
 def log_event(shape, log, kind, seat, tile, suit):
     """Append an event to the event log (no end, no stitch-up, no ends showing: a draw or a
     knock); returns its row, or -1 past a full log, which still counts it so that the kernel can
@@ -283,7 +283,7 @@ def log_event(shape, log, kind, seat, tile, suit):
     return n
 
 
-@jit_kernel
+@jit_core
 def log_play(shape, log, board, seat, tile, suit, index, stitch):
     """Append a play to the event log: the end it went on (``index``, -1 for the opening), whether
     it stitched up and the ends showing after it."""
@@ -296,7 +296,7 @@ def log_play(shape, log, board, seat, tile, suit, index, stitch):
             log.ends[n, i] = board.ends[i]
 
 
-@jit_kernel
+@jit_core
 def log_public(shape, log, kind, seat, x, suit):
     """Append an event to the public log that search strategies read (``suit``: the end a play
     went on, as in the event log; -1 for a draw or a knock)."""

@@ -48,7 +48,7 @@ from ..core.board import (
     make_notes,
 )
 from ..core.gates import gate, given
-from ..core.jit import jit, jit_helper, jit_kernel
+from ..core.jit import jit, jit_core, jit_helper
 from ..core.params import OMNISCIENT, PLUGIN, S_RANDOM, S_WEIGHTED, SEARCH_METHOD
 from ..core.rng import below, deal_key, seat_key, shuffle
 from ..core.status import ERR_LOG_FULL, ERR_REDEALS, OK, plugin_fault
@@ -134,7 +134,7 @@ def deal(shape, rp, base, board, rng):
 
 
 # ---------------------------------------------------------------- the strategies' choices
-@jit_kernel
+@jit_core
 def ask_plugin(shape, rp, lineup, scratch, seat, n):
     """Fill the plug-in's view (``scratch.seen``) and ask it for the index of its move among the
     ``n`` in ``scratch.moves``."""
@@ -169,7 +169,7 @@ weighted = given(weighted_move)
 weights (some seat plays a weighted player; 0 elsewhere, and not compiled)."""
 
 
-@jit_kernel
+@jit_core
 def search_move(shape, rp, lineup, seat, n, scratch, search):
     """The index of a search strategy's move among the ``n`` moves in ``scratch.moves``, or a
     status of the search, negated."""

@@ -21,7 +21,7 @@ import numpy as np
 from ...strategies.features import FEATURE_NAMES
 from ..core.bits import popcount
 from ..core.board import BONE_END, BONE_POS, N_SUITS, ONE, T_HIGH, T_LOW, T_PIPS, suit_union
-from ..core.jit import jit_helper, jit_kernel
+from ..core.jit import jit_core, jit_helper, jit_kernel
 from ..core.turn import other_end, partner_of, side_of, suits_after
 
 _AT = {name: i for i, name in enumerate(FEATURE_NAMES)}
@@ -46,7 +46,7 @@ def kept_word(hands, seat, tile, w):
     return word
 
 
-@jit_kernel
+@jit_core
 def kept_holding(shape, hands, seat, tile, suits):
     """Tiles of ``seat`` other than ``tile`` holding a suit of the mask ``suits``."""
     n = 0
@@ -55,7 +55,7 @@ def kept_holding(shape, hands, seat, tile, suits):
     return n
 
 
-@jit_kernel
+@jit_core
 def unseen_holding(shape, rp, board, seat, suits):
     """Tiles ``seat`` has not seen (the other hands, the boneyard) holding a suit of ``suits``."""
     n = 0
@@ -97,7 +97,7 @@ def block_win(rp, board, seat, kept_pips):
     return -1 if best_other < mine else 0
 
 
-@jit_kernel
+@jit_core
 def hand_features(shape, rp, board, seat, tile, suit, mask, out):
     """The features of the tile and of the seat's kept tiles."""
     hands = board.hands
@@ -138,7 +138,7 @@ def lack_features(rp, notes, seat, mask, out):
     out[F_OPPONENTS_SHUT] = shut / opponents
 
 
-@jit_kernel
+@jit_core
 def table_features(shape, rp, board, seat, left, mask, n_ends, out):
     """The features of the unseen tiles, the stitch-up, the block and the other seats' counts
     (after :func:`hand_features`, whose values it reads)."""
@@ -161,7 +161,7 @@ def table_features(shape, rp, board, seat, left, mask, n_ends, out):
     out[F_BONEYARD] = board.at[BONE_END] - board.at[BONE_POS]
 
 
-@jit_kernel
+@jit_core
 def move_features(shape, rp, board, notes, seat, tile, suit, out):
     """Write the decision features of ``seat`` playing ``tile`` on ``suit`` into ``out`` (one
     ``float64`` per feature, in the order of :data:`~dominosim.strategies.features.FEATURES`)."""
