@@ -208,7 +208,10 @@ shape."""
 
 jit_helper = _taking_turns(numba.njit(cache=CACHE, nogil=True, _nrt=False, inline="always"))
 """Decorator for the kernel's small helpers: as :data:`jit_kernel`, and inlined into the caller at
-numba's IR level so that calls cost nothing."""
+numba's IR level so that calls cost nothing. Also for a wrapper with one caller around large
+kernels (``search_move``, the searches' ``decide``): numba compiles every function with the code
+of all it calls linked in, so a wrapper compiled on its own would compile their code once more
+(``benchmarks/README.md``)."""
 
 jit_entry = _taking_turns(numba.njit(cache=CACHE, nogil=True, _nrt=False,
                                      pipeline_class=NoAliasCompiler))

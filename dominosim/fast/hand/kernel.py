@@ -169,7 +169,7 @@ weighted = given(weighted_move)
 weights (some seat plays a weighted player; 0 elsewhere, and not compiled)."""
 
 
-@jit_core
+@jit_helper
 def search_move(shape, rp, lineup, seat, n, scratch, search):
     """The index of a search strategy's move among the ``n`` moves in ``scratch.moves``, or a
     status of the search, negated."""

@@ -34,7 +34,7 @@ import numpy as np
 
 from ...strategies.registry import METHODS
 from ..core.board import MOVE_SUIT, MOVE_TILE, OUT, SEAT, fill_moves, holds, kth_move
-from ..core.jit import jit_kernel
+from ..core.jit import jit_helper, jit_kernel
 from ..core.rng import below, mix64, next64
 from ..core.status import NO_METHOD, OK
 from ..core.turn import advance, play, playable_suits, rule_status, score, side_of
@@ -214,7 +214,7 @@ def ismcts_decide(core, rp, budget, dec, ss, seed):
 
 
 # ---------------------------------------------------------------- the entry point
-@jit_kernel
+@jit_helper
 def decide(core, rp, budget, dec, ss, seat_rng):
     """The move of a search strategy for seat ``dec.me`` among its ``dec.n >= 2`` moves (in
     canonical order in ``dec.moves``); returns its index or a status, negated
