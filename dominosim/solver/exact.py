@@ -417,28 +417,34 @@ def exact(rules: Rules, strategies: str | Sequence[str] = "random", *,
         def on_states(n: int) -> None:
             states_bar.update(n - states_bar.n)
 
-        report = on_states if show else None
         try:
-            if set(lineup) == {"random"} and compiled.fits(rules):
-                try:
-                    return _compiled(rules, limit, report)
-                except compiled.TooLarge:
-                    pass  # more layouts or pip sums than its tables hold: the Python engine
-            return _in_python(rules, lineup, limit, report)
+            table = _enumerated(rules, lineup, limit, on_states if show else None)
         except (StateLimitError, compiled.StatesFull):
             met = (f"states than {value:,} bytes hold ({limit:,} of {BYTES_PER_STATE} "
                    f"bytes each)" if name == "max_memory" else f"than {limit:,} states")
             raise ValueError(f"The value for `{name}` must be larger for {rules!r}: the "
                              f"enumeration met more {met} (the estimate "
                              f"was {states:,}).") from None
+        on_states(table.attrs["states"])  # the bar ends at the states met, in either engine
+    return table
+
+
+def _enumerated(rules: Rules, lineup: list[str], limit: int, on_states=None) -> pd.DataFrame:
+    """The table of :func:`exact` by the compiled enumeration where it can take ``rules`` and
+    ``lineup``, else by the Python one.
+    """
+    if set(lineup) == {"random"} and compiled.fits(rules):
+        try:
+            return _compiled(rules, limit, on_states)
+        except compiled.TooLarge:
+            pass  # more layouts or pip sums than its tables hold: the Python engine
+    return _in_python(rules, lineup, limit, on_states)
 
 
 def _compiled(rules: Rules, limit: int, on_states=None) -> pd.DataFrame:
     """:func:`exact` of a line-up of ``random`` by the compiled enumeration."""
     by_opener, opened_double, played, no_double, states = compiled.enumerate_random(
         rules, limit, on_states=on_states)
-    if on_states is not None:  # the states met, counted after the last run's last report
-        on_states(states)
     table = _table(rules, Quantities(rules), by_opener, opened_double, played, no_double)
     table.attrs["states"] = states
     return table
@@ -449,8 +455,6 @@ def _in_python(rules: Rules, lineup: list[str], limit: int, on_states=None) -> p
     game = Lazy(rules, lineup, reads_of(rules, lineup), limit, on_states)
     with collector_paused():  # till the states are freed, by their reference counts
         by_opener, opened_double, played, no_double = enumerate_hands(game)
-        if on_states is not None:
-            on_states(len(game.memo))
         table = _table(rules, game, by_opener, opened_double, played, no_double)
         table.attrs["states"] = len(game.memo)
         del game
