@@ -24,13 +24,13 @@ import time
 
 import dominosim as ds
 from dominosim.fast.search import search
+from dominosim.strategies.weighted import TUNED_RULES
 
 
 def main(game: str, player: str, deals: int, seed: int, against: str = "ismcts:1000") -> None:
     if not hasattr(search, "policy_turns"):
         raise SystemExit("Apply benchmarks/trial_policy_playouts.patch first (see the docstring).")
-    rules = ds.Rules.preset("block", players=4) if game == "block" else \
-        ds.Rules.preset("draw", players=2)
+    rules = TUNED_RULES[game]  # the ladder's games: Block 4p with 7 tiles each, Draw 2p
     clock = time.process_time()
     row = ds.compare(rules, player, against, n_deals=deals, seed=seed, n_jobs=1,
                      progress=False).row("win_rate_diff")
