@@ -9,8 +9,8 @@ models a search seat by the shipped learned player): ``mc:10+infer:1`` is then `
 learned play-outs (one candidate per world: the worlds stay uniform). Apply it to a scratch
 checkout, then run this file from there::
 
-    git worktree add /tmp/trial fbc54d3 && cd /tmp/trial
-    git apply benchmarks/trial_policy_playouts.patch   # the patch file of this commit
+    git worktree add --detach /tmp/trial HEAD && cd /tmp/trial
+    git apply benchmarks/trial_policy_playouts.patch
     PYTHONPATH=$PWD python benchmarks/trial_policy_playouts.py draw "mc:10+infer:1" 300 2026
 
 It prints the paired win-rate difference against ``ismcts:1000`` on duplicate deals (``ds.compare``,
