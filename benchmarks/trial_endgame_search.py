@@ -29,16 +29,22 @@ from dominosim.strategies.lineup import resolve
 from dominosim.strategies.weighted import TUNED_RULES
 
 
-class Hybrid:
-    """``learned`` until ``left`` tiles remain, then ``search``; counts and times both."""
+def tiles_left(view) -> int:
+    """The tiles in the hands and the boneyard together."""
+    return sum(view.tile_counts) + view.boneyard_size
 
-    def __init__(self, left: int, search: str) -> None:
-        self.left, self.name = left, f"learned, then {search} from {left} tiles"
+
+class Hybrid:
+    """``learned`` until ``left`` tiles remain, then ``search`` (a name, or any strategy object:
+    ``benchmarks/trial_late_model.py`` passes a fitted model); counts and times both."""
+
+    def __init__(self, left: int, search) -> None:
+        self.left, self.name = left, f"learned, then {getattr(search, 'name', search)} from {left} tiles"
         self.early, self.search = resolve("learned"), resolve(search)
         self.stats = {"learned": [0, 0.0], "search": [0, 0.0]}
 
     def choose(self, view, moves, rng):
-        who = "search" if sum(view.tile_counts) + view.boneyard_size <= self.left else "learned"
+        who = "search" if tiles_left(view) <= self.left else "learned"
         clock = time.process_time()
         move = (self.search if who == "search" else self.early).choose(view, moves, rng)
         if len(moves) > 1:
@@ -47,12 +53,15 @@ class Hybrid:
         return move
 
 
-def strength(game: str, left: int, search: str, deals: int, seed: int) -> None:
+def strength(game: str, left: int, search, deals: int, seed: int) -> str:
+    """:class:`Hybrid` minus ``ismcts:1000`` on ``deals`` duplicate deals of ``seed``, as
+    ``+0.000 [+0.000, +0.000]`` (the reference engine, one thread); printed too."""
     row = ds.compare(TUNED_RULES[game], Hybrid(left, search), "ismcts:1000", n_deals=deals,
                      seed=seed, engine="reference", n_jobs=1, progress=False).row("win_rate_diff")
-    print(f"{game}: learned until {left} tiles are left, then {search}, minus ismcts:1000: "
-          f"{row.estimate:+.3f} [{row.ci_low:+.3f}, {row.ci_high:+.3f}] on {deals} deals of "
-          f"seed {seed}")
+    edge = f"{row.estimate:+.3f} [{row.ci_low:+.3f}, {row.ci_high:+.3f}]"
+    print(f"{game}: learned until {left} tiles are left, then {getattr(search, 'name', search)}, "
+          f"minus ismcts:1000: {edge} on {deals} deals of seed {seed}", flush=True)
+    return edge
 
 
 def speed(game: str, left: int, search: str, hands: int) -> None:
