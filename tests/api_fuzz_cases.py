@@ -30,10 +30,14 @@ def _position() -> ds.Position:
 
 
 def _player_file() -> str:
-    """A saved weighted player (for ``ds.load_player``), in a temporary folder."""
+    """A saved weighted player (for ``ds.load_player``), in a temporary folder removed when the
+    process ends."""
+    import atexit
+    import shutil
     import tempfile
 
     folder = tempfile.mkdtemp(prefix="dominosim-fuzz-")
+    atexit.register(shutil.rmtree, folder, ignore_errors=True)
     return str(ds.Weighted(SMALL, {"pips": 1.0}).save(f"{folder}/p.npz"))
 
 
