@@ -103,10 +103,12 @@ def _epimc_choice(worlds, me, moves):
 
 
 def _worlds(state, view, moves, budget, seed):
-    """The compiled decision (its arrays) and its ``budget`` worlds as reference game states."""
+    """The compiled decision (its arrays: the solver's stack, and the search's arrays without it,
+    as the searching kernel passes them) and its ``budget`` worlds as reference game states."""
     rules, me = view.rules, view.seat
     ss = fw.make_search_scratch(rules.n_tiles, rules.players, max_events(rules),
                                 SearchStrategy("epimc", budget).nodes, table_states(rules), 12)
+    st, ss = ss.stack, ss._replace(stack=None)
     pub = np.zeros((max_events(rules), fb.PUB_COLS), dtype=np.int64)
     board, n_pub = position_board(view, pub)
     core, rp = Shape.searching(rules), rule_params(rules)
@@ -117,14 +119,14 @@ def _worlds(state, view, moves, budget, seed):
     assert fw.set_root(rp, dec, False, ss, seed) > 0
     worlds = []
     for k in range(budget):
-        fp.sample_world(core, rp, me, board, ss, seed, k)
+        fp.sample_world(core, rp, me, board, ss, st, seed, k)
         world = copy.deepcopy(state)
         world.hands = [[tile_of(x) for x in range(rules.n_tiles)
-                        if fb.holds(ss.stack.hands[0], s, x)] for s in range(rules.players)]
-        at = ss.stack.at[0]
-        world.boneyard = [tile_of(int(x)) for x in ss.stack.bone[at[fb.BONE_POS]:at[fb.BONE_END]]]
+                        if fb.holds(st.hands[0], s, x)] for s in range(rules.players)]
+        at = st.at[0]
+        world.boneyard = [tile_of(int(x)) for x in st.bone[at[fb.BONE_POS]:at[fb.BONE_END]]]
         worlds.append(world)
-    return core, rp, dec, ss, worlds
+    return core, rp, dec, st, ss, worlds
 
 
 def _decisions(rules, seeds):
@@ -153,9 +155,9 @@ def test_epimc_chooses_as_an_independent_implementation(rules):
     checked = 0
     for seed, k, state, me, moves in _decisions(rules, range(30)):
         view = view_of(state, me)
-        core, rp, dec, ss, worlds = _worlds(state, view, moves, 6, np.uint64(seed * 100 + k))
+        core, rp, dec, st, ss, worlds = _worlds(state, view, moves, 6, np.uint64(seed * 100 + k))
         budget = fw.Budget(METHODS.index("epimc"), False, 6)
-        got = fe.epimc_decide(ss.stack, core, rp, budget, dec, ss, np.uint64(seed * 100 + k))
+        got = fe.epimc_decide(st, core, rp, budget, dec, ss, np.uint64(seed * 100 + k))
         want, _ = _epimc_choice(worlds, me, moves)
         assert got == want
         checked += 1
@@ -190,9 +192,9 @@ def test_analyze_epimc_ranks_moves_as_the_strategy_chooses():
     for seed, _, state, me, moves in _decisions(rules, range(10)):
         table = ds.analyze(Position(state), method="epimc", budget=6, seed=seed, n_jobs=1)
         world_seed = np.uint64(mix64(seed))
-        core, rp, dec, ss, _ = _worlds(state, view_of(state, me), moves, 6, world_seed)
+        core, rp, dec, st, ss, _ = _worlds(state, view_of(state, me), moves, 6, world_seed)
         budget = fw.Budget(METHODS.index("epimc"), False, 6)
-        chosen = fe.epimc_decide(ss.stack, core, rp, budget, dec, ss, world_seed)
+        chosen = fe.epimc_decide(st, core, rp, budget, dec, ss, world_seed)
         assert int(table["best"].to_numpy().argmax()) == chosen
         assert table.attrs["samples"] == 6
         checked += 1

@@ -135,9 +135,10 @@ class _Worlds:
         for ss in self.pool:
             set_models(codes, rows, seat, INFER_CANDIDATES, ss.infer)
         self.decision = Decision(seat, self.n, self.moves, self.board, self.pub, self.n_pub)
-        # the consistent-deal table, once per thread
-        self.status = min(int(set_root(self.rp, self.decision, False, ss, self.seed))
-                          for ss in self.pool)
+        # the consistent-deal table, once per thread (without the stack, as the searches pass
+        # it: one compiled set_root for both, dominosim.fast.search.worlds.without_stack)
+        self.status = min(int(set_root(self.rp, self.decision, False, ss._replace(stack=None),
+                                       self.seed)) for ss in self.pool)
 
     def values(self, k0: int, k1: int) -> tuple[np.ndarray, np.ndarray]:
         """``(win, points)`` of every move in worlds ``k0 <= k < k1`` (a row per world)."""

@@ -49,6 +49,7 @@ from .solve import (
     level,
     solve_play,
 )
+from .worlds import without_stack
 
 SET_KEY, SET_FIRST, SET_COUNT = 0, 1, 2
 """The rows of ``ss.tree`` that describe an information set (see the module's docstring)."""
@@ -119,12 +120,11 @@ def walk(core, rp, me, st, key):
 
 
 @jit_kernel
-def line(core, rp, me, ss, tile, suit, row):
-    """The world at level 0 of the solver's stack after ``me`` plays ``tile`` on ``suit``.
+def line(core, rp, me, st, tile, suit, row):
+    """The world at level 0 of the solver's stack ``st`` after ``me`` plays ``tile`` on ``suit``.
     Returns ``(n, key)``: ``n`` 0 when the hand ends before ``me`` moves again (``row[0]`` its
     value), else ``me``'s number of moves then (``row[:n]`` their values) and ``key`` the
     information set's; ``n`` is :data:`~dominosim.fast.core.status.SOLVER_LIMIT` past the node limit."""
-    st = ss.stack
     ctl = st.ctl
     ctl[C_NODES], ctl[C_ABORTED] = 0, 0
     ctl[C_LIMIT] = ctl[C_CAP] if ctl[C_CAP] > 0 else WORLD_NODES
@@ -160,14 +160,16 @@ def best_totals(ss, n_sets):
 
 
 @jit_kernel
-def move_value(core, rp, me, budget, tile, suit, board, ss):
-    """The ``epimc`` value of the root move ``(tile, suit)`` over ``budget`` worlds (seeded by
-    the stack's ``ctl[C_SEED]``); a negative status as ``(0, status)``."""
-    row, seed = ss.totals, np.uint64(ss.stack.ctl[C_SEED])
+def move_value(core, rp, budget, dec, m, ss, st):
+    """The ``epimc`` value of root move ``m`` of ``dec`` over ``budget`` worlds (seeded by the
+    solver's stack ``st``'s ``ctl[C_SEED]``; ``ss`` without it); a negative status as
+    ``(0, status)``."""
+    me, tile, suit = dec.me, dec.moves[MOVE_TILE, m], dec.moves[MOVE_SUIT, m]
+    row, seed = ss.totals, np.uint64(st.ctl[C_SEED])
     base, n_sets = 0.0, 0
     for k in range(budget):
-        sample_world(core, rp, me, board, ss, seed, k)
-        n, key = line(core, rp, me, ss, tile, suit, row)
+        sample_world(core, rp, me, dec.board, ss, st, seed, k)
+        n, key = line(core, rp, me, st, tile, suit, row)
         if n < 0:
             return 0.0, n
         if n == 0:
@@ -184,13 +186,11 @@ def move_value(core, rp, me, budget, tile, suit, board, ss):
 @jit_kernel
 def epimc_decide(stack, core, rp, budget, dec, ss, seed):
     """Index of the root move of best ``epimc`` value over ``budget.size`` worlds (see the module
-    documentation), or a status, negated (``stack`` is ``ss.stack``)."""
+    documentation), or a status, negated (``stack``: the solver's; ``ss`` without it)."""
     stack.ctl[C_SEED] = np.int64(seed)
     best, best_value = 0, 0.0
-    moves = dec.moves
     for m in range(dec.n):
-        v, status = move_value(core, rp, dec.me, budget.size, moves[MOVE_TILE, m], moves[MOVE_SUIT, m],
-                               dec.board, ss)
+        v, status = move_value(core, rp, budget.size, dec, m, ss, stack)
         if status < 0:
             return status
         if m == 0 or v > best_value:
@@ -213,10 +213,12 @@ def epimc_worlds(core, rp, me, board, ss, seed, k0, out):
     status = rule_status(rp, board.pips)
     if status != OK:
         return -status
+    plain = without_stack(ss)
     for i in range(out.keys.shape[0]):
         for m in range(out.keys.shape[1]):
-            sample_world(core, rp, me, board, ss, seed, k0 + i)
-            n, key = line(core, rp, me, ss, out.moves[MOVE_TILE, m], out.moves[MOVE_SUIT, m], out.values[i, m])
+            sample_world(core, rp, me, board, plain, ss.stack, seed, k0 + i)
+            n, key = line(core, rp, me, ss.stack, out.moves[MOVE_TILE, m], out.moves[MOVE_SUIT, m],
+                          out.values[i, m])
             if n < 0:
                 return n
             out.keys[i, m], out.counts[i, m] = np.int64(key), n

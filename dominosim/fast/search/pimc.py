@@ -41,7 +41,7 @@ from .solve import (
     solve_play,
     win_and_points,
 )
-from .worlds import STREAM, copy_position, determinize
+from .worlds import STREAM, copy_position, determinize, without_stack
 
 WORLD_NODES = 200_000_000
 """The most nodes one solve of a sampled world may visit (a few seconds)."""
@@ -77,25 +77,27 @@ def solve_world(core, rp, st, dec, objective, values):
 
 
 @jit_kernel
-def sample_world(core, rp, me, board, ss, seed, k):
-    """World ``k`` of a decision seeded ``seed``: drawn and laid out in the solver's stack."""
+def sample_world(core, rp, me, board, ss, st, seed, k):
+    """World ``k`` of a decision seeded ``seed``: drawn (in ``ss``, without a stack:
+    :func:`~dominosim.fast.search.worlds.without_stack`) and laid out in the solver's stack
+    ``st``."""
     ss.rng[rp.players] = mix64(np.uint64(seed) + np.uint64(k + 1) * STREAM)
     determinize(core, rp, me, False, board, ss)
     copy_position(core, rp, board, ss)
-    load_world(core, rp, ss.stack, ss.work)
+    load_world(core, rp, st, ss.work)
 
 
 @jit_kernel
 def pimc_decide(stack, core, rp, budget, dec, ss, seed):
     """Index of the move of best total ``win`` value over ``budget.size`` sampled worlds, then of
-    best total points (``stack`` is ``ss.stack``), or
+    best total points (``stack``: the solver's; ``ss`` without it), or
     :data:`~dominosim.fast.core.status.SOLVER_LIMIT`."""
     n = dec.n
     wins, points, values = ss.totals[:n], ss.totals[n:2 * n], ss.totals[2 * n:3 * n]
     for m in range(n):
         wins[m], points[m] = 0.0, 0.0
     for k in range(budget.size):
-        sample_world(core, rp, dec.me, dec.board, ss, seed, k)
+        sample_world(core, rp, dec.me, dec.board, ss, stack, seed, k)
         if not solve_world(core, rp, stack, dec, OBJ_WIN_POINTS, values):
             return SOLVER_LIMIT
         for m in range(n):
@@ -124,9 +126,9 @@ def world_values(core, rp, dec, ss, worlds, out):
     status = rule_status(rp, dec.board.pips)
     if status != OK:
         return -status
-    row = ss.totals
+    row, plain = ss.totals, without_stack(ss)
     for k in range(worlds.first, worlds.last):
-        sample_world(core, rp, dec.me, dec.board, ss, worlds.seed, k)
+        sample_world(core, rp, dec.me, dec.board, plain, ss.stack, worlds.seed, k)
         for j in range(worlds.objectives.shape[0]):
             if not solve_world(core, rp, ss.stack, dec, worlds.objectives[j], row):
                 return SOLVER_LIMIT

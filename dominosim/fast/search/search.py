@@ -48,6 +48,7 @@ from .worlds import (
     determinize,
     seed_streams,
     set_root,
+    without_stack,
 )
 
 __all__ = ["Budget", "Decision", "decide", "playout"]
@@ -230,15 +231,16 @@ def decide(core, rp, budget, dec, ss, seat_rng):
     if status != OK:
         return -status
     seed = next64(seat_rng, 0)
-    states = set_root(rp, dec, budget.omniscient, ss, seed)
+    plain = without_stack(ss)  # the stack goes to the solving searches alone
+    states = set_root(rp, dec, budget.omniscient, plain, seed)
     if states < 0:
         return states
     if budget.method == PIMC:
-        return pimc_move(ss.stack, core, rp, budget, dec, ss, seed)
+        return pimc_move(ss.stack, core, rp, budget, dec, plain, seed)
     if budget.method == EPIMC:
-        return epimc_move(ss.stack, core, rp, budget, dec, ss, seed)
+        return epimc_move(ss.stack, core, rp, budget, dec, plain, seed)
     if budget.method == ISMCTS:
-        return ismcts_decide(core, rp, budget, dec, ss, seed)
+        return ismcts_decide(core, rp, budget, dec, plain, seed)
     if budget.method == MC:
-        return mc_decide(core, rp, budget, dec, ss, seed)
+        return mc_decide(core, rp, budget, dec, plain, seed)
     return NO_METHOD

@@ -37,7 +37,7 @@ from ..core.board import (
     make_log,
     make_notes,
 )
-from ..core.jit import jit, jit_kernel
+from ..core.jit import jit, jit_helper, jit_kernel
 from ..core.rng import mix64, shuffle
 from .consistent import draw_deal, make_sampler_scratch, prepare
 from .infer import INF_CANDIDATES, copy_public, draw_inferred, make_inference, with_model_table
@@ -65,7 +65,19 @@ order), ``work`` (the position being played out), ``root`` (the decision's scala
 ``log`` (the playouts', which keep nothing), the streams (one per seat, then the sampler's),
 ``totals`` (``mc``: the reward of each move; ``pimc``: each move's total ``win`` value, total
 points and one world's values, one after the other), ``moves``, ``tree`` and ``value`` (``ismcts``), the consistent-deal ``sampler``, the
-inference's arrays (``infer``: :class:`~dominosim.fast.search.infer.Inference`) and the solver's ``stack`` (``pimc``; None when no seat solves, and then the solver is not compiled)."""
+inference's arrays (``infer``: :class:`~dominosim.fast.search.infer.Inference`) and the solver's ``stack`` (``pimc``; None when no seat solves, and then the solver is not compiled).
+The searches take it apart: the stack goes to the solving code alone, the rest to everything else
+without it (:func:`without_stack`), so a line-up with a solving seat and one without share the
+compiled code of the searches that solve nothing."""
+
+
+@jit_helper
+def without_stack(ss):
+    """``ss`` with no solver's stack. The searches and the world sampling that solve no world
+    take it, so their compiled code is one whether or not a seat of the line-up solves; only the
+    solving code (``pimc``, ``epimc``) takes the stack, as an argument of its own."""
+    return SearchScratch(ss.dealt, ss.work, ss.root, ss.notes, ss.log, ss.rng, ss.totals,
+                         ss.moves, ss.tree, ss.value, ss.sampler, ss.infer, None)
 
 
 @jit
