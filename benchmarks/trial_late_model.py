@@ -26,7 +26,7 @@ from trial_endgame_search import strength, tiles_left
 from trial_extra_features import tiles
 
 import dominosim as ds
-from dominosim.strategies.features import move_features
+from dominosim.strategies.features import features_of
 from dominosim.strategies.lineup import resolve
 from dominosim.strategies.weighted import TUNED_RULES
 
@@ -34,8 +34,8 @@ from dominosim.strategies.weighted import TUNED_RULES
 def encode(view, moves, inputs: str) -> np.ndarray:
     """One row of inputs per move (see the module's documentation)."""
     if inputs == "features":
-        return np.array([move_features(view, m) for m in moves])
-    return np.array([[*move_features(view, m), *tiles(view, m)] for m in moves], dtype=float)
+        return features_of(view, moves)
+    return np.hstack([features_of(view, moves), [tiles(view, m) for m in moves]])
 
 
 class LateModel:
