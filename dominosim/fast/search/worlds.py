@@ -75,9 +75,9 @@ compiled code of the searches that solve nothing."""
 def without_stack(ss):
     """``ss`` with no solver's stack. The searches and the world sampling that solve no world
     take it, so their compiled code is one whether or not a seat of the line-up solves; only the
-    solving code (``pimc``, ``epimc``) takes the stack, as an argument of its own."""
-    return SearchScratch(ss.dealt, ss.work, ss.root, ss.notes, ss.log, ss.rng, ss.totals,
-                         ss.moves, ss.tree, ss.value, ss.sampler, ss.infer, None)
+    solving code (``pimc``, ``epimc``) takes the stack, as an argument of its own. (In Python,
+    ``ss._replace(stack=None)`` is the same type.)"""
+    return SearchScratch(*ss[:-1], None)  # every field but the last, the stack
 
 
 @jit
