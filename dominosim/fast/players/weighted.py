@@ -17,7 +17,7 @@ import math
 
 from ...strategies.features import N_FEATURES
 from ..core.board import MOVE_SUIT, MOVE_TILE
-from ..core.jit import jit_kernel
+from ..core.jit import jit_helper, jit_kernel
 from ..core.rng import uniform
 from .features import move_features
 
@@ -113,7 +113,7 @@ def weighted_move(weights, shape, rp, seat, n, scratch):
     return n - 1
 
 
-@jit_kernel
+@jit_helper
 def move_likelihood(weights, shape, rp, seat, n, k, table):
     """The probability that the weighted player ``weights[seat]`` plays move ``k`` of the ``n``
     in ``table.moves`` (:func:`dominosim.strategies.weighted.move_probability`): 1 or 0 at
