@@ -208,10 +208,13 @@ shape."""
 
 jit_helper = _taking_turns(numba.njit(cache=CACHE, nogil=True, _nrt=False, inline="always"))
 """Decorator for the kernel's small helpers: as :data:`jit_kernel`, and inlined into the caller at
-numba's IR level so that calls cost nothing. Also for a wrapper with one caller around large
-kernels (``search_move``, the searches' ``decide``): numba compiles every function with the code
-of all it calls linked in, so a wrapper compiled on its own would compile their code once more
-(``benchmarks/README.md``)."""
+numba's IR level so that calls cost nothing. Also for a function with one caller whose callees are
+large: a wrapper (``search_move``, the searches' ``decide``) or a link of a chain of single
+callers (inference's, :mod:`dominosim.fast.search.infer`). numba compiles every function with the
+code of all it calls linked in and optimises it again, so each such function compiled on its own
+is one more pass over everything below it (``benchmarks/README.md``). Not for a large function:
+inlined into an already large caller, it made LLVM slower than the level it saved (the searches'
+``mc_decide`` and ``ismcts_decide``: ``benchmarks/README.md``)."""
 
 jit_entry = _taking_turns(numba.njit(cache=CACHE, nogil=True, _nrt=False,
                                      pipeline_class=NoAliasCompiler))

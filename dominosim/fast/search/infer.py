@@ -39,12 +39,12 @@ the known-to-lack and played-tile tables as the hand kernel keeps them), asking 
 seat's model for the probability of the play it made. Randomness: the sampler's stream only, and
 only when inference is on (the uniform searches draw exactly what they drew before).
 
-Each function from :func:`draw_inferred` down to a weighted model's likelihood is called from one
-place and inlined into its caller at numba's IR level (``jit_helper``): numba optimises every
-separately compiled function together with all it calls, so each level of a chain optimises the
-code below it once more. Inlined, the chain compiles about 12% faster in a search with the
-weighted model's table, and the searches that infer play up to 18% faster
-(``benchmarks/README.md``).
+The chain of single callers from :func:`draw_inferred` to :func:`play_likelihood` is inlined
+(:data:`~dominosim.fast.core.jit.jit_helper`): about 12% less compilation for a search with the
+weighted model's table, and up to 18% less CPU for the searches that infer
+(``benchmarks/README.md``). :func:`keep_candidate` (two callers) and :func:`weighted_likelihood`
+(behind its gate, which numba compiles on its own) stay kernels of their own; the weighted
+player's :func:`~dominosim.fast.players.weighted.move_likelihood` is inlined into the latter.
 """
 
 from __future__ import annotations
