@@ -5,18 +5,25 @@ Run the suite with this file as a pytest plug-in, then print the tables::
     python benchmarks/suite_compiles.py                    # python -m pytest -q -n auto, recorded
     python benchmarks/suite_compiles.py -- tests/test_x.py # other pytest arguments after --
     python benchmarks/suite_compiles.py --report FOLDER    # the tables of an earlier recording
+    python benchmarks/suite_compiles.py --split "STATEMENT" # every compilation of one statement
 
 Every *top-level* compilation (numba's public ``"numba:compile"`` event; a kernel's callees are
 counted in their caller's CPU) is written, per pytest process, to ``FOLDER/compiles-*.json``
 (``FOLDER`` defaults to a new temporary folder, printed). A kernel loaded from numba's disk cache
 fires no event, so with a warm cache the tables show only what still compiles. Processes started
 by tests (notebook kernels, warm's workers, sweeps run as commands) are not recorded.
+
+``--split`` runs one Python statement in this process instead (``import dominosim as ds`` done)
+and lists every compilation it made, nested ones too, with its CPU including and excluding the
+compilations it started: numba optimises each compiled function with all it calls, so a deep
+chain of separately compiled functions shows as a large *total* at each level.
 """
 
 from __future__ import annotations
 
 import argparse
 import collections
+import importlib
 import json
 import os
 import subprocess
@@ -27,6 +34,9 @@ from pathlib import Path
 
 ENV = "DOMINOSIM_COMPILE_LOG"
 _records: list[dict] = []
+"""The top-level compilations (those no other compilation started)."""
+_levels: list[dict] = []
+"""Every compilation, nested ones too, with its depth and its own CPU (``--split``)."""
 _test = {"id": "<collection>"}
 
 
@@ -34,21 +44,24 @@ def _listener():
     from numba.core import event
 
     class Compiles(event.Listener):
-        depth = 0
+        def __init__(self):
+            self.open: list[list[float]] = []  # per compilation under way: start, children's CPU
 
         def on_start(self, ev):
-            if self.depth == 0:
-                self.cpu = time.process_time()
-            self.depth += 1
+            self.open.append([time.process_time(), 0.0])
 
         def on_end(self, ev):
-            self.depth -= 1
-            if self.depth:
-                return
+            start, children = self.open.pop()
+            cpu = time.process_time() - start
+            if self.open:
+                self.open[-1][1] += cpu
             func = getattr(ev.data.get("dispatcher"), "py_func", None)
             name = f"{getattr(func, '__module__', '?')}.{getattr(func, '__qualname__', '?')}"
-            _records.append({"test": _test["id"], "func": name, "sig": str(ev.data.get("args")),
-                             "cpu": time.process_time() - self.cpu})
+            _levels.append({"func": name, "depth": len(self.open), "cpu": cpu,
+                            "own": cpu - children})
+            if not self.open:
+                _records.append({"test": _test["id"], "func": name,
+                                 "sig": str(ev.data.get("args")), "cpu": cpu})
 
     return Compiles()
 
@@ -106,14 +119,33 @@ def report(folder: Path) -> None:
         print(f"| `{test}` | {cpu:.1f} |")
 
 
+def split(statement: str) -> None:
+    """Run ``statement`` with every compilation recorded, then print them by own CPU."""
+    from numba.core import event
+
+    event.register("numba:compile", _listener())
+    exec(statement, {"ds": importlib.import_module("dominosim")})  # noqa: S102 - the user's own
+    top = sum(r["cpu"] for r in _levels if r["depth"] == 0)
+    print(f"{len(_levels)} compilations, {top:.1f} s of CPU at the top level\n")
+    print("| own CPU s | with its callees | depth | function |\n|---:|---:|---:|---|")
+    for r in sorted(_levels, key=lambda r: -r["own"])[:40]:
+        print(f"| {r['own']:.2f} | {r['cpu']:.2f} | {r['depth']} | `{r['func']}` |")
+
+
 def main() -> None:
-    """Run the suite recorded, or report an earlier recording."""
+    """Run the suite recorded, report an earlier recording, or split one statement's."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--report", type=Path, help="only print the tables of this folder")
+    parser.add_argument("--split", metavar="STATEMENT",
+                        help="run this Python statement (ds is dominosim) and list every "
+                             "compilation it made")
     parser.add_argument("pytest_args", nargs="*", help="pytest's arguments (after --)")
     args = parser.parse_args()
     if args.report:
         report(args.report)
+        return
+    if args.split:
+        split(args.split)
         return
     folder = Path(tempfile.mkdtemp(prefix="dominosim-compiles-"))
     root = Path(__file__).resolve().parent
