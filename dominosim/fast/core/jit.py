@@ -21,12 +21,15 @@ from __future__ import annotations
 import hashlib
 import logging
 import os
+import threading
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
 import numba
 from numba.core import types
+from numba.core.caching import NullCache
+from numba.core.dispatcher import _FunctionCompiler
 from numba.core.compiler import Compiler
 from numba.core.registry import CPUDispatcher
 
@@ -148,8 +151,57 @@ class Dispatcher(CPUDispatcher):
 
     def get_call_template(self, args: Any, kws: Any) -> Any:
         """numba's call template for ``args`` and ``kws`` with their literal types widened."""
-        return super().get_call_template(tuple(types.unliteral(a) for a in args),
-                                         {k: types.unliteral(v) for k, v in kws.items()})
+        before = getattr(_for_callers, "on", False)
+        _for_callers.on = True
+        try:
+            return super().get_call_template(tuple(types.unliteral(a) for a in args),
+                                             {k: types.unliteral(v) for k, v in kws.items()})
+        finally:
+            _for_callers.on = before
+
+    def add_overload(self, cres: Any) -> None:
+        """numba's, except that a compilation without wrappers is not offered to Python."""
+        if _wrapped(cres):
+            super().add_overload(cres)
+        else:
+            self.overloads[tuple(cres.signature.args)] = cres
+
+    def compile(self, sig: Any) -> Any:
+        """numba's, except that Python gets a compilation with its wrappers."""
+        entry = super().compile(sig)
+        if getattr(_for_callers, "on", False):
+            return entry
+        found = [c for c in self.overloads.values() if c.entry_point is entry]
+        if not found or _wrapped(found[0]):
+            return entry
+        cres = found[0]
+        del self.overloads[tuple(cres.signature.args)]
+        cache, self._cache = self._cache, NullCache()
+        try:
+            entry = super().compile(sig)
+        finally:
+            self._cache = cache
+        cache.save_overload(sig, self.overloads[tuple(cres.signature.args)])
+        return entry
+
+
+_for_callers = threading.local()
+"""Whether this thread compiles for a call from compiled code (no wrappers)."""
+
+
+def _wrapped(cres: Any) -> bool:
+    """Whether a compilation has its CPython wrapper (Python can call it)."""
+    return bool(cres.library.get_pointer_to_function(cres.fndesc.llvm_cpython_wrapper_name))
+
+
+class _Compiler(_FunctionCompiler):
+    """numba's, without the wrappers when compiling for compiled callers."""
+
+    def _customize_flags(self, flags: Any) -> Any:
+        if getattr(_for_callers, "on", False):
+            flags.no_cpython_wrapper = True
+            flags.no_cfunc_wrapper = True
+        return flags
 
 
 class CoreDispatcher(Dispatcher):
@@ -184,6 +236,7 @@ def _taking_turns(decorator: Any, kind: type = Dispatcher) -> Any:
     def decorate(func: Any) -> Any:
         dispatcher = decorator(func)
         dispatcher.__class__ = kind  # numba's own, with its typing of calls overridden
+        dispatcher._compiler.__class__ = _Compiler
         return diskcache.turns().wrap(dispatcher) if CACHE else dispatcher
 
     return decorate
