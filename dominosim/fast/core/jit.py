@@ -28,9 +28,8 @@ from typing import Any
 
 import numba
 from numba.core import types
-from numba.core.caching import NullCache
-from numba.core.dispatcher import _FunctionCompiler
 from numba.core.compiler import Compiler
+from numba.core.dispatcher import _FunctionCompiler
 from numba.core.registry import CPUDispatcher
 
 from . import diskcache
@@ -147,6 +146,15 @@ class Dispatcher(CPUDispatcher):
     took 47.7 s of CPU instead of 57.3 s (``benchmarks/README.md``). The kernels read their
     constants from the shape (:mod:`.shape`) and the rules' params, not from literal arguments,
     so no kernel loses a specialisation it relies on.
+
+    Also, a compilation for a call from compiled code leaves out numba's CPython and C wrappers,
+    which only a call from Python uses (:class:`_Compiler`): numba compiles every callee into a
+    library of its own and emits its machine code, while callers link its LLVM code; the wrappers
+    unbox and box every argument (the shape, the params, each scratch array), so much of each
+    callee's compilation went to them. Such a compilation serves callers only
+    (:meth:`add_overload`); a call from Python that finds no other compiles the function again
+    with them (:meth:`compile`), and that one then serves callers too. A user's first ``mc``
+    game took 0.84 of the CPU (``benchmarks/README.md``).
     """
 
     def get_call_template(self, args: Any, kws: Any) -> Any:
@@ -174,15 +182,14 @@ class Dispatcher(CPUDispatcher):
         found = [c for c in self.overloads.values() if c.entry_point is entry]
         if not found or _wrapped(found[0]):
             return entry
-        cres = found[0]
-        del self.overloads[tuple(cres.signature.args)]
-        cache, self._cache = self._cache, NullCache()
+        # compile it again with the wrappers, numba saving it over the unwrapped one in its own
+        # save window (diskcache.IndexLock); only the cache's load is skipped, for this call
+        del self.overloads[tuple(found[0].signature.args)]
+        self._cache.load_overload = lambda *args, **kws: None
         try:
-            entry = super().compile(sig)
+            return super().compile(sig)
         finally:
-            self._cache = cache
-        cache.save_overload(sig, self.overloads[tuple(cres.signature.args)])
-        return entry
+            del self._cache.load_overload
 
 
 _for_callers = threading.local()
