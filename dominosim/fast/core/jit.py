@@ -21,6 +21,7 @@ from __future__ import annotations
 import hashlib
 import logging
 import os
+import threading
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
@@ -28,6 +29,7 @@ from typing import Any
 import numba
 from numba.core import types
 from numba.core.compiler import Compiler
+from numba.core.dispatcher import _FunctionCompiler
 from numba.core.registry import CPUDispatcher
 
 from . import diskcache
@@ -144,12 +146,69 @@ class Dispatcher(CPUDispatcher):
     took 47.7 s of CPU instead of 57.3 s (``benchmarks/README.md``). The kernels read their
     constants from the shape (:mod:`.shape`) and the rules' params, not from literal arguments,
     so no kernel loses a specialisation it relies on.
+
+    Also, a compilation for a call from compiled code leaves out numba's CPython and C wrappers,
+    which only a call from Python uses (:class:`_Compiler`): numba compiles every callee into a
+    library of its own and emits its machine code, while callers link its LLVM code; the wrappers
+    unbox and box every argument (the shape, the params, each scratch array), so much of each
+    callee's compilation went to them. Such a compilation serves callers only
+    (:meth:`add_overload`); a call from Python that finds no other compiles the function again
+    with them (:meth:`compile`), and that one then serves callers too. A user's first ``mc``
+    game took 0.84 of the CPU (``benchmarks/README.md``).
     """
 
     def get_call_template(self, args: Any, kws: Any) -> Any:
         """numba's call template for ``args`` and ``kws`` with their literal types widened."""
-        return super().get_call_template(tuple(types.unliteral(a) for a in args),
-                                         {k: types.unliteral(v) for k, v in kws.items()})
+        before = getattr(_for_callers, "on", False)
+        _for_callers.on = True
+        try:
+            return super().get_call_template(tuple(types.unliteral(a) for a in args),
+                                             {k: types.unliteral(v) for k, v in kws.items()})
+        finally:
+            _for_callers.on = before
+
+    def add_overload(self, cres: Any) -> None:
+        """numba's, except that a compilation without wrappers is not offered to Python."""
+        if _wrapped(cres):
+            super().add_overload(cres)
+        else:
+            self.overloads[tuple(cres.signature.args)] = cres
+
+    def compile(self, sig: Any) -> Any:
+        """numba's, except that Python gets a compilation with its wrappers."""
+        entry = super().compile(sig)
+        if getattr(_for_callers, "on", False):
+            return entry
+        found = [c for c in self.overloads.values() if c.entry_point is entry]
+        if not found or _wrapped(found[0]):
+            return entry
+        # compile it again with the wrappers, numba saving it over the unwrapped one in its own
+        # save window (diskcache.IndexLock); only the cache's load is skipped, for this call
+        del self.overloads[tuple(found[0].signature.args)]
+        self._cache.load_overload = lambda *args, **kws: None
+        try:
+            return super().compile(sig)
+        finally:
+            del self._cache.load_overload
+
+
+_for_callers = threading.local()
+"""Whether this thread compiles for a call from compiled code (no wrappers)."""
+
+
+def _wrapped(cres: Any) -> bool:
+    """Whether a compilation has its CPython wrapper (Python can call it)."""
+    return bool(cres.library.get_pointer_to_function(cres.fndesc.llvm_cpython_wrapper_name))
+
+
+class _Compiler(_FunctionCompiler):
+    """numba's, without the wrappers when compiling for compiled callers."""
+
+    def _customize_flags(self, flags: Any) -> Any:
+        if getattr(_for_callers, "on", False):
+            flags.no_cpython_wrapper = True
+            flags.no_cfunc_wrapper = True
+        return flags
 
 
 class CoreDispatcher(Dispatcher):
@@ -184,6 +243,7 @@ def _taking_turns(decorator: Any, kind: type = Dispatcher) -> Any:
     def decorate(func: Any) -> Any:
         dispatcher = decorator(func)
         dispatcher.__class__ = kind  # numba's own, with its typing of calls overridden
+        dispatcher._compiler.__class__ = _Compiler
         return diskcache.turns().wrap(dispatcher) if CACHE else dispatcher
 
     return decorate
