@@ -27,8 +27,9 @@ from pathlib import Path
 from typing import Any
 
 import numba
-from numba.core import types
+from numba.core import sigutils, types
 from numba.core.compiler import Compiler
+from numba.core.compiler_lock import global_compiler_lock
 from numba.core.dispatcher import _FunctionCompiler
 from numba.core.registry import CPUDispatcher
 
@@ -176,20 +177,19 @@ class Dispatcher(CPUDispatcher):
 
     def compile(self, sig: Any) -> Any:
         """numba's, except that Python gets a compilation with its wrappers."""
-        entry = super().compile(sig)
-        if getattr(_for_callers, "on", False):
-            return entry
-        found = [c for c in self.overloads.values() if c.entry_point is entry]
-        if not found or _wrapped(found[0]):
-            return entry
-        # compile it again with the wrappers, numba saving it over the unwrapped one in its own
-        # save window (diskcache.IndexLock); only the cache's load is skipped, for this call
-        del self.overloads[tuple(found[0].signature.args)]
-        self._cache.load_overload = lambda *args, **kws: None
-        try:
-            return super().compile(sig)
-        finally:
-            del self._cache.load_overload
+        with global_compiler_lock:  # no other thread compiles meanwhile, nor sees the cache
+            entry = super().compile(sig)
+            args = tuple(sigutils.normalize_signature(sig)[0])
+            if getattr(_for_callers, "on", False) or _wrapped(self.overloads[args]):
+                return entry
+            # compile it again with the wrappers, numba saving it over the unwrapped one in its
+            # own save window (diskcache.IndexLock); only the cache's load is skipped
+            del self.overloads[args]
+            self._cache.load_overload = lambda *_, **__: None
+            try:
+                return super().compile(sig)
+            finally:
+                del self._cache.load_overload
 
 
 _for_callers = threading.local()
