@@ -33,9 +33,10 @@ from numba.core.compiler_lock import global_compiler_lock
 from numba.core.dispatcher import _FunctionCompiler
 from numba.core.registry import CPUDispatcher
 
-from . import diskcache
+from . import diskcache, inlining
 
 diskcache.install()  # concurrent processes take turns adding to numba's cache index
+inlining.install()  # numba's inliner copies a callee's IR once, not once per block
 
 FAST = Path(os.path.abspath(__file__)).parent.parent
 """The compiled engine's sources: ``dominosim/fast/``."""
