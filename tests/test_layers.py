@@ -22,7 +22,8 @@ LAYERS = {
     "dominosim.strategies.registry": 1,
     "dominosim.fast.core.jit": 1, "dominosim.fast.core.bits": 1, "dominosim.fast.core.gates": 1,
     "dominosim.fast.core.rng": 1, "dominosim.fast.core.status": 1,
-    "dominosim.fast.core.diskcache": 1,
+    "dominosim.fast.core.diskcache": 1, "dominosim.fast.core.inlining": 1,
+    "dominosim.fast.core.libraries": 1,
     # 2. rules and what the records of a hand are
     "dominosim.rules": 2, "dominosim.records": 2, "dominosim.stats": 2, "dominosim.summary": 2,
     "dominosim.fast.core.params": 2, "dominosim.fast.core.shape": 2, "dominosim.fast.core.board": 2,

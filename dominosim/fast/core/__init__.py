@@ -2,6 +2,9 @@
 
 Holds :mod:`.jit` (the decorators and the on-disk cache's stamps), :mod:`.diskcache` (numba's
 disk cache shared by processes: one writer of an index at a time, whether a kernel is on disk),
+:mod:`.inlining` (numba's inliner copying a callee's IR once per inlining, not once per block),
+:mod:`.libraries` (code libraries for compiled callers: linked, optimised and emitted only by the
+library Python calls),
 :mod:`.gates` (calls compiled only where a shape needs them), :mod:`.bits` (bit intrinsics), :mod:`.rng` (the generator on
 ``uint64``), :mod:`.status` (the one status vocabulary of kernels and searches), :mod:`.shape` (the
 compile-time facts that pick a kernel), :mod:`.params` (the rules and the line-up as named tuples

@@ -21,7 +21,6 @@ from __future__ import annotations
 import hashlib
 import logging
 import os
-import threading
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
@@ -33,9 +32,11 @@ from numba.core.compiler_lock import global_compiler_lock
 from numba.core.dispatcher import _FunctionCompiler
 from numba.core.registry import CPUDispatcher
 
-from . import diskcache
+from . import diskcache, inlining, libraries
 
 diskcache.install()  # concurrent processes take turns adding to numba's cache index
+inlining.install()  # numba's inliner copies a callee's IR once, not once per block
+libraries.install()  # a callee's library is optimised and emitted only by the library Python calls
 
 FAST = Path(os.path.abspath(__file__)).parent.parent
 """The compiled engine's sources: ``dominosim/fast/``."""
@@ -155,7 +156,9 @@ class Dispatcher(CPUDispatcher):
     callee's compilation went to them. Such a compilation serves callers only
     (:meth:`add_overload`); a call from Python that finds no other compiles the function again
     with them (:meth:`compile`), and that one then serves callers too. A user's first ``mc``
-    game took 0.84 of the CPU (``benchmarks/README.md``).
+    game took 0.84 of the CPU (``benchmarks/README.md``). Such a compilation's code library is
+    also for callers only (:mod:`.libraries`): linked into its callers, it is neither optimised
+    on its own nor emitted as machine code.
     """
 
     def get_call_template(self, args: Any, kws: Any) -> Any:
@@ -192,8 +195,9 @@ class Dispatcher(CPUDispatcher):
                 del self._cache.load_overload
 
 
-_for_callers = threading.local()
-"""Whether this thread compiles for a call from compiled code (no wrappers)."""
+_for_callers = libraries.for_callers
+"""Whether this thread compiles for a call from compiled code (no wrappers; a library for callers
+only, :mod:`.libraries`)."""
 
 
 def _wrapped(cres: Any) -> bool:
