@@ -7,6 +7,7 @@ import io
 import os
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -38,16 +39,16 @@ def f(x):
 """
 
 COMPILE = """
-import sys, time
+import os, sys, time
 import numpy as np
 import dominosim.fast.core.jit  # installs the lock of numba's index (diskcache.IndexLock)
 import kern
 
-which, go = sys.argv[1], float(sys.argv[2])
+which, ready = sys.argv[1], sys.argv[2]
 types = [np.int8, np.int16, np.int32, np.int64, np.uint16, np.uint32, np.float32, np.float64]
-time.sleep(max(0.0, go - time.time() - 0.05))  # asleep, not spinning: the other tests' core
-while time.time() < go:  # both processes start compiling at the same moment
-    pass
+open(os.path.join(ready, f"{which}-{os.getpid()}"), "w").close()  # imported: ready to compile
+while len(os.listdir(ready)) < 2:  # both processes start compiling at the same moment (within
+    time.sleep(0.001)  # a millisecond), asleep meanwhile, not spinning: the other tests' core
 for t in (types[0::2] if which == "a" else types[1::2] if which == "b" else types):
     for shape in (None, (1,), (1, 1)):
         kern.f(t(3) if shape is None else np.full(shape, 3, t))
@@ -122,8 +123,8 @@ def _python(folder: Path, code: str, *args: str, **env_extra: str) -> subprocess
 def _compile_together(folder: Path, first: str, second: str) -> tuple[int, int, int]:
     """Two processes compiling signatures of one cached function at the same moment, then a third
     loading every signature: its (cache misses, cache hits, wrong results)."""
-    go = str(time.time() + 3)
-    both = [_python(folder, COMPILE, which, go) for which in (first, second)]
+    ready = Path(tempfile.mkdtemp(dir=folder, prefix="ready-"))
+    both = [_python(folder, COMPILE, which, str(ready)) for which in (first, second)]
     errors = [process.communicate(timeout=600)[1] for process in both]
     assert [process.returncode for process in both] == [0, 0], errors
     out, err = _python(folder, CHECK).communicate(timeout=600)
