@@ -9,7 +9,8 @@ per second of the process's CPU time in the timed part, steadier than wall time 
 machine; the table gives the best of the rounds for each checkout and its ratio to the first.
 
 The cases are those of ``bench_engine.py`` that both the old and the new API play (uniform random
-play, one style, one search), with the number of hands each is timed on.
+play, one style, one search), with the number of hands each is timed on, then two more searches and
+the learned player, which only checkouts from issue 22 on play (``--cases`` picks cases).
 """
 
 from __future__ import annotations
@@ -31,6 +32,10 @@ CASES = [
     ("Ivory 3p `random`, rows", "ivory", 3, "random", 200_000, "rows"),
     ("Cross 3p `counter`, summary", "cross", 3, "counter", 100_000, "summary"),
     ("Block 4p `mc:30`, rows", "block", 4, "mc:30", 30, "rows"),
+    # searches and the learned player (checkouts from issue 22 on)
+    ("Block 4p `ismcts:200`, summary", "block", 4, "ismcts:200", 40, "summary"),
+    ("Draw 2p `pimc:5`, summary", "draw", 2, "pimc:5", 60, "summary"),
+    ("Draw 2p `learned`, summary", "draw", 2, "learned", 300_000, "summary"),
 ]
 
 CHILD = """
