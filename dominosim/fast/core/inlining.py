@@ -12,8 +12,8 @@ sixth of the compile of a user's first ``mc`` game (``benchmarks/README.md``).
 :func:`install` makes the blocks copied within one ``inline_ir`` share one memo, as if the blocks
 had been copied together: the scope and each variable are copied once, and the blocks of the copy
 share one scope as the callee's blocks do. numba keeps the first scope it finds and renames the
-variables by name, so the inlined IR, and the machine code, are the same (``tests/test_jit_core.py``
-compares the LLVM IR of a kernel compiled both ways). A block asked for a second time within one
+variables by name, so the inlined IR, and the machine code, are the same
+(``tests/test_jit_inlining.py`` compares the LLVM IR of kernels compiled both ways). A block asked for a second time within one
 ``inline_ir`` starts a new memo, so that a second copy of the same IR is a copy of its own.
 
 Examples

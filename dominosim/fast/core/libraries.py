@@ -13,10 +13,10 @@ callees' code and checks it, but neither runs the module passes nor adds it to t
 engine, so no machine code is emitted for it; the library that Python calls runs the passes once,
 on everything it links, and emits it. Such a library has no function pointer (Python never calls
 it: the dispatcher compiles the function again, with numba's wrappers, when Python does), and the
-disk cache holds its LLVM bitcode instead of object code. Every function's code reads its
-*environment* (a numba object, checked not to be NULL on entry) through a global variable; the
-outer library sets those of the callees it linked in, as numba does for a library loaded from the
-cache.
+disk cache holds its LLVM bitcode instead of object code. A function that uses the Python API
+(``print``, say) reads its *environment*, a numba object, through a global variable, and checks
+that it is set; the outer library sets those of the callees it linked in, as numba does for a
+library loaded from the cache.
 
 :func:`install` makes numba's CPU code generator create these libraries (once per process;
 :mod:`dominosim.fast.core.jit` calls it on import).
