@@ -47,8 +47,9 @@ import kern
 which, ready = sys.argv[1], sys.argv[2]
 types = [np.int8, np.int16, np.int32, np.int64, np.uint16, np.uint32, np.float32, np.float64]
 open(os.path.join(ready, f"{which}-{os.getpid()}"), "w").close()  # imported: ready to compile
-while len(os.listdir(ready)) < 2:  # both processes start compiling at the same moment (within
-    time.sleep(0.001)  # a millisecond), asleep meanwhile, not spinning: the other tests' core
+deadline = time.time() + 120  # (should the other process fail to start, do not wait for ever)
+while len(os.listdir(ready)) < 2 and time.time() < deadline:  # both processes start compiling
+    time.sleep(0.001)  # at the same moment (within a millisecond), asleep, not spinning
 for t in (types[0::2] if which == "a" else types[1::2] if which == "b" else types):
     for shape in (None, (1,), (1, 1)):
         kern.f(t(3) if shape is None else np.full(shape, 3, t))
