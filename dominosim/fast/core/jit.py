@@ -163,13 +163,9 @@ class Dispatcher(CPUDispatcher):
 
     def get_call_template(self, args: Any, kws: Any) -> Any:
         """numba's call template for ``args`` and ``kws`` with their literal types widened."""
-        before = getattr(_for_callers, "on", False)
-        _for_callers.on = True
-        try:
+        with libraries.for_callers():
             return super().get_call_template(tuple(types.unliteral(a) for a in args),
                                              {k: types.unliteral(v) for k, v in kws.items()})
-        finally:
-            _for_callers.on = before
 
     def add_overload(self, cres: Any) -> None:
         """numba's, except that a compilation without wrappers is not offered to Python."""
@@ -183,7 +179,7 @@ class Dispatcher(CPUDispatcher):
         with global_compiler_lock:  # no other thread compiles meanwhile, nor sees the cache
             entry = super().compile(sig)
             args = tuple(sigutils.normalize_signature(sig)[0])
-            if getattr(_for_callers, "on", False) or _wrapped(self.overloads[args]):
+            if libraries.compiling_for_callers() or _wrapped(self.overloads[args]):
                 return entry
             # compile it again with the wrappers, numba saving it over the unwrapped one in its
             # own save window (diskcache.IndexLock); only the cache's load is skipped
@@ -195,11 +191,6 @@ class Dispatcher(CPUDispatcher):
                 del self._cache.load_overload
 
 
-_for_callers = libraries.for_callers
-"""Whether this thread compiles for a call from compiled code (no wrappers; a library for callers
-only, :mod:`.libraries`)."""
-
-
 def _wrapped(cres: Any) -> bool:
     """Whether a compilation has its CPython wrapper (Python can call it)."""
     return bool(cres.library.get_pointer_to_function(cres.fndesc.llvm_cpython_wrapper_name))
@@ -209,7 +200,7 @@ class _Compiler(_FunctionCompiler):
     """numba's, without the wrappers when compiling for compiled callers."""
 
     def _customize_flags(self, flags: Any) -> Any:
-        if getattr(_for_callers, "on", False):
+        if libraries.compiling_for_callers():
             flags.no_cpython_wrapper = True
             flags.no_cfunc_wrapper = True
         return flags

@@ -7,8 +7,8 @@ same again, so a function at depth ``d`` of a chain is optimised and emitted ``d
 while only the outermost library (the one Python calls) ever runs. In the searching kernel these
 repeated passes and emissions were most of the compilation (``benchmarks/README.md``).
 
-A library made while compiling for a compiled caller (:data:`for_callers`, set by
-:class:`~dominosim.fast.core.jit.Dispatcher`) is *for callers only*: finalising it links its
+A library made while compiling for a compiled caller (within :func:`for_callers`, which
+:class:`~dominosim.fast.core.jit.Dispatcher` enters) is *for callers only*: finalising it links its
 callees' code and checks it, but neither runs the module passes nor adds it to the execution
 engine, so no machine code is emitted for it; the library that Python calls runs the passes once,
 on everything it links, and emits it. Such a library has no function pointer (Python never calls
@@ -32,23 +32,35 @@ True
 from __future__ import annotations
 
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from llvmlite import binding as ll
 from numba.core.codegen import JITCodeLibrary
 from numba.core.environment import lookup_environment
 
-for_callers = threading.local()
-"""Whether this thread compiles for a call from compiled code (``for_callers.on``)."""
+_state = threading.local()
 KIND = "dominosim-callers-only"
 """The disk cache's kind of serialisation for a library for callers only (its LLVM bitcode)."""
 ENV_PREFIX = "_ZN08NumbaEnv"
 """The start of the names of numba's global variables holding a function's environment."""
-_loading = threading.local()
 
 
-def _making_for_callers() -> bool:
-    return getattr(for_callers, "on", False) and not getattr(_loading, "on", False)
+@contextmanager
+def for_callers(on: bool = True) -> Iterator[None]:
+    """Within it, this thread compiles for a call from compiled code (``on``) or not."""
+    before = compiling_for_callers()
+    _state.on = on
+    try:
+        yield
+    finally:
+        _state.on = before
+
+
+def compiling_for_callers() -> bool:
+    """Whether this thread compiles for a call from compiled code (:func:`for_callers`)."""
+    return getattr(_state, "on", False)
 
 
 class _WithoutEnvironments:
@@ -71,7 +83,7 @@ class Library(JITCodeLibrary):
 
     def __init__(self, codegen: Any, name: str, **kwargs: Any) -> None:
         super().__init__(codegen, name, **kwargs)
-        self.callers_only = _making_for_callers()
+        self.callers_only = compiling_for_callers()
 
     @property
     def codegen(self) -> Any:
@@ -112,12 +124,8 @@ class Library(JITCodeLibrary):
     def _unserialize(cls, codegen: Any, state: tuple) -> Any:
         name, kind, data = state
         if kind != KIND:
-            before = getattr(_loading, "on", False)
-            _loading.on = True
-            try:
+            with for_callers(False):  # a library with machine code, whatever the caller
                 return super()._unserialize(codegen, state)
-            finally:
-                _loading.on = before
         self = codegen.create_library(name)
         self.callers_only = True
         self._final_module = self._shared_module = ll.parse_bitcode(data)
