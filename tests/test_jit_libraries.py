@@ -93,3 +93,45 @@ def test_callees_are_linked_not_emitted_and_work_compiled_cached_and_linked_late
     # compiles it again with numba's wrappers, and the cached caller still works
     assert _run(tmp_path, SECOND, cache) == ["callee sees 5", "40 18", "1 1 True True False",
                                              "20 False 21"]
+
+
+WAITS = """
+import sys
+from numba import types
+import kern
+
+print(kern.outer(5), kern.middle.overloads[(types.int64,)].library.callers_only, flush=True)
+sys.stdin.readline()  # meanwhile another process calls middle from Python: saved with wrappers
+print(kern.middle(5), kern.middle.overloads[(types.int64,)].library.callers_only,
+      sum(kern.middle.stats.cache_misses.values()), sum(kern.middle.stats.cache_hits.values()))
+"""
+
+CALLS_MIDDLE = """
+import kern
+
+print(kern.middle(5), sum(kern.middle.stats.cache_misses.values()))
+"""
+
+
+def test_a_callee_called_from_python_loads_the_wrapped_compilation_another_process_saved(
+        tmp_path):
+    """A process holding a callee compiled for callers only, then calling it from Python, loads
+    the compilation with wrappers that another process saved meanwhile instead of compiling it a
+    second time (two workers of the suite did, 19 s of CPU in one run)."""
+    (tmp_path / "kern.py").write_text(KERNELS)
+    cache = tmp_path / "cache"
+    env = {"PYTHONPATH": f"{ROOT}:{tmp_path}", "PATH": "/usr/bin:/bin",
+           "NUMBA_CACHE_DIR": str(cache)}
+    first = subprocess.Popen([sys.executable, "-c", WAITS], cwd=tmp_path, env=env, text=True,
+                             stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE)
+    try:
+        assert first.stdout.readline().split() == ["21", "True"]  # middle: for callers only
+        # middle's unwrapped compilation on disk, loaded, then compiled with its wrappers
+        assert _run(tmp_path, CALLS_MIDDLE, cache) == ["20 1"]
+        out, err = first.communicate("go\n", timeout=120)
+    finally:
+        first.kill()
+    assert first.returncode == 0, err
+    # one miss (its first compilation, for outer), then a hit: the wrapped one, from disk
+    assert out.split() == ["20", "False", "1", "1"]

@@ -182,9 +182,17 @@ class Dispatcher(CPUDispatcher):
             if libraries.compiling_for_callers() or _wrapped(self.overloads[args]):
                 return entry
             # compile it again with the wrappers, numba saving it over the unwrapped one in its
-            # own save window (diskcache.IndexLock); only the cache's load is skipped
+            # own save window (diskcache.IndexLock), unless the cache holds it with its wrappers
+            # by now (another process called it from Python since this one loaded it unwrapped,
+            # or compiled it for callers): then that is loaded
             del self.overloads[args]
-            self._cache.load_overload = lambda *_, **__: None
+            load = self._cache.load_overload
+
+            def load_wrapped(*a: Any, **k: Any) -> Any:
+                cres = load(*a, **k)
+                return cres if cres is not None and _wrapped(cres) else None
+
+            self._cache.load_overload = load_wrapped
             try:
                 return super().compile(sig)
             finally:
