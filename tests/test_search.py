@@ -278,6 +278,26 @@ def test_search_strategies_identical_in_both_engines(preset, players, search):
     assert fast.equals(ref)
 
 
+def test_search_summary_is_the_sums_of_its_rows_played_by_the_rows_kernel():
+    """A summary of searches is played by the rows' kernel and summed (``fast.kernel_keep``):
+    the sums of the reference engine's records, with no second entry point compiled."""
+    from dominosim.fast import engine as fast
+    from dominosim.fast.hand.driver import sums_of
+
+    rules = ds.Rules.preset("draw", players=3)
+    lineup = ["mc:3", "bully", "random"]
+    summary = ds.simulate(rules, lineup, n_hands=30, seed=6, keep="summary", chunk_size=11,
+                          n_jobs=2)
+    ref = ds.simulate(rules, lineup, n_hands=30, seed=6, engine="reference")
+    np.testing.assert_array_equal(summary.sums, ds.Summary.from_frame(rules, ref).sums)
+    run, plain = fast.prepare(rules, lineup), fast.prepare(rules, "bully")
+    assert (fast.kernel_keep(run, "summary"), fast.kernel_keep(plain, "summary")) == ("rows",
+                                                                                    "summary")
+    ds.simulate(rules, "bully", n_hands=5, seed=6, keep="summary")
+    compiled = [sig[0] for sig in sums_of.overloads]
+    assert numba.typeof(plain.shape) in compiled and numba.typeof(run.shape) not in compiled
+
+
 def test_search_event_logs_identical_in_both_engines():
     rules = ds.Rules.preset("draw", players=3, opening="any", leader=1)
     lineup = ["ismcts:80", "mc:6", "mc_omniscient:4"]

@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 
 from ..checks import check_jobs
-from ..records import max_events
+from ..records import max_events, to_frame
 from ..reference.game import Event, IllegalMoveError
 from ..reference.hand import HandLog
 from ..rng import hand_key
@@ -39,6 +39,7 @@ from ..strategies.search import (
     table_states,
 )
 from ..strategies.weighted import player_of, stacked_rows
+from ..summary import Summary
 from ..tiles import tile_of
 from .core.board import (
     EV_DRAW,
@@ -246,7 +247,8 @@ def _each_block(play, blocks: list[tuple[int, int]], threads: int) -> np.ndarray
 
 KERNEL_KEEPS = ("rows", "summary")
 """The outputs of a block of hands, each its own compiled entry point (``driver.rows_of``,
-``driver.sums_of``)."""
+``driver.sums_of``), except that a run with a searching seat plays its summary with the rows'
+(:func:`kernel_keep`)."""
 
 
 def search_kind(run: Run) -> str:
@@ -257,12 +259,25 @@ def search_kind(run: Run) -> str:
     return "solve" if run.dims[3] else "search"
 
 
+def kernel_keep(run: Run, keep: str) -> str:
+    """The output of the compiled entry point that plays ``run`` with output ``keep``: ``'rows'``
+    for a run with a searching seat whatever ``keep`` (:func:`play_summary` sums its rows),
+    else ``keep``.
+
+    A search costs milliseconds a hand, so a kernel adding hands into sums saves such a run
+    nothing, while compiling the search into a second entry point costs 20 to 50 s of CPU: a
+    summary of searches (a sweep) after rows of the same searches (``simulate``) then compiles
+    nothing more.
+    """
+    return "rows" if run.dims is not None else keep
+
+
 def entry_call(run: Run, keep: str, n: int = 0) -> tuple[Any, tuple]:
     """The compiled entry point that plays ``run`` with output ``keep`` and its arguments for
     hands ``0 .. n - 1`` (one block): what :func:`compile_kernel` calls and what
     :func:`~dominosim.fast.core.diskcache.on_disk` looks up."""
     seed, start, lo, hi = np.uint64(0), np.int64(0), np.int64(0), np.int64(n)
-    if keep == "rows":
+    if kernel_keep(run, keep) == "rows":
         out = np.zeros((n, k.n_record_cols(run.rules.players)), dtype=np.int16)
         return rows_of, (run.shape, run.rp, run.lineup, Block(seed, start, lo, hi), out,
                          np.zeros(n, dtype=np.int32), *scratch_of(run))
@@ -298,7 +313,15 @@ def play_rows(run: Run, seed: int, start: int, n: int,
 
 
 def play_summary(run: Run, seed: int, start: int, n: int, n_jobs: int | None = None) -> np.ndarray:
-    """Sums over hands ``start .. start + n - 1`` (layout in :mod:`dominosim.fast.hand.driver`)."""
+    """Sums over hands ``start .. start + n - 1`` (layout in :mod:`dominosim.fast.hand.driver`).
+
+    A run with a searching seat plays the rows and sums them (:func:`kernel_keep`,
+    :meth:`~dominosim.summary.Summary.from_frame`): the same sums, the hands' rows held only for
+    this call's hands."""
+    if kernel_keep(run, "summary") == "rows":
+        rows, redeals = play_rows(run, seed, start, n, n_jobs)
+        frame = to_frame(run.rules, rows_to_columns(run.rules, rows, redeals, start))
+        return Summary.from_frame(run.rules, frame).sums
     threads = check_jobs(n_jobs)
     check_search_memory(run, max(1, min(threads, n)))
     blocks = _blocks(n, threads)

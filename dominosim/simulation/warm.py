@@ -56,9 +56,11 @@ LOAD_SECONDS = 0.4
 class Kernel:
     """One compiled kernel: equal kernels are one compilation.
 
-    ``keep`` is the output (``'summary'`` or ``'rows'``), ``shape`` the specialisation, ``search``
-    what the search's scratch adds (``''``, ``'search'``, ``'solve'``); ``rules`` and ``dims`` are
-    one game it plays (what a worker compiles it with) and ``label`` names it.
+    ``keep`` is the compiled output (``'summary'`` or ``'rows'``; a search's summary is played
+    by its rows' kernel, :func:`dominosim.fast.engine.kernel_keep`), ``shape`` the
+    specialisation, ``search`` what the search's scratch adds (``''``, ``'search'``,
+    ``'solve'``); ``rules`` and ``dims`` are one game it plays (what a worker compiles it with)
+    and ``label`` names it.
     """
 
     keep: str
@@ -81,7 +83,8 @@ def kernel_of(rules: Rules, strategies: Any, keep: str = "summary", label: str =
     run = fast.prepare(check_rules(rules), strategies)
     dims = None if run.dims is None else tuple(int(d) for d in run.dims)
     label = label or f"{_game(rules)} {_lineup_label(strategies)}"
-    return Kernel(keep, run.shape, fast.search_kind(run), rules, dims, label)
+    return Kernel(fast.kernel_keep(run, keep), run.shape, fast.search_kind(run), rules, dims,
+                  label)
 
 
 def kernels(rules_list: Iterable[Rules], lineups: Iterable[Any],
