@@ -117,7 +117,7 @@ def test_a_callee_called_from_python_loads_the_wrapped_compilation_another_proce
         tmp_path):
     """A process holding a callee compiled for callers only, then calling it from Python, loads
     the compilation with wrappers that another process saved meanwhile instead of compiling it a
-    second time (two workers of the suite did, 19 s of CPU in one run)."""
+    second time (the suite's two workers did: about 15 s of CPU in one run)."""
     (tmp_path / "kern.py").write_text(KERNELS)
     cache = tmp_path / "cache"
     env = {"PYTHONPATH": f"{ROOT}:{tmp_path}", "PATH": "/usr/bin:/bin",
