@@ -265,9 +265,10 @@ def kernel_keep(run: Run, keep: str) -> str:
     else ``keep``.
 
     A search costs milliseconds a hand, so a kernel adding hands into sums saves such a run
-    nothing, while compiling the search into a second entry point costs 20 to 50 s of CPU: a
-    summary of searches (a sweep) after rows of the same searches (``simulate``) then compiles
-    nothing more.
+    nothing, while compiling the search into a second entry point cost about 12 s of CPU more,
+    its callees compiled already (Block 4p ``mc:10``, ``benchmarks/README.md``): a summary of
+    searches (a sweep) after rows of the same searches (``simulate``) now compiles nothing
+    more.
     """
     return "rows" if run.dims is not None else keep
 
