@@ -73,11 +73,15 @@ print(kern.middle(5), only(kern.middle), kern.outer(5))
 """
 
 
+def _env(folder: Path, cache: Path) -> dict[str, str]:
+    """A process's environment: this checkout and ``folder`` importable, numba's cache ``cache``."""
+    return {"PYTHONPATH": f"{ROOT}:{folder}", "PATH": "/usr/bin:/bin",
+            "NUMBA_CACHE_DIR": str(cache)}
+
+
 def _run(folder: Path, code: str, cache: Path) -> list[str]:
     done = subprocess.run([sys.executable, "-c", code], cwd=folder, capture_output=True,
-                          text=True, timeout=120,
-                          env={"PYTHONPATH": f"{ROOT}:{folder}", "PATH": "/usr/bin:/bin",
-                               "NUMBA_CACHE_DIR": str(cache)})
+                          text=True, timeout=120, env=_env(folder, cache))
     assert done.returncode == 0, done.stderr
     return done.stdout.splitlines()
 
@@ -120,11 +124,9 @@ def test_a_callee_called_from_python_loads_the_wrapped_compilation_another_proce
     second time (the suite's two workers did: about 15 s of CPU in one run)."""
     (tmp_path / "kern.py").write_text(KERNELS)
     cache = tmp_path / "cache"
-    env = {"PYTHONPATH": f"{ROOT}:{tmp_path}", "PATH": "/usr/bin:/bin",
-           "NUMBA_CACHE_DIR": str(cache)}
-    first = subprocess.Popen([sys.executable, "-c", WAITS], cwd=tmp_path, env=env, text=True,
-                             stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                             stderr=subprocess.PIPE)
+    first = subprocess.Popen([sys.executable, "-c", WAITS], cwd=tmp_path,
+                             env=_env(tmp_path, cache), text=True, stdin=subprocess.PIPE,
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     try:
         assert first.stdout.readline().split() == ["21", "True"]  # middle: for callers only
         # middle's unwrapped compilation on disk, loaded, then compiled with its wrappers

@@ -245,12 +245,6 @@ def _each_block(play, blocks: list[tuple[int, int]], threads: int) -> np.ndarray
     return statuses
 
 
-KERNEL_KEEPS = ("rows", "summary")
-"""The outputs of a block of hands, each its own compiled entry point (``driver.rows_of``,
-``driver.sums_of``), except that a run with a searching seat plays its summary with the rows'
-(:func:`kernel_keep`)."""
-
-
 def search_kind(run: Run) -> str:
     """What the search's scratch adds to a kernel's types: ``''`` (no seat searches), ``'search'``
     or ``'solve'`` (a seat solves sampled worlds: the solver's stack is compiled in)."""
@@ -260,9 +254,10 @@ def search_kind(run: Run) -> str:
 
 
 def kernel_keep(run: Run, keep: str) -> str:
-    """The output of the compiled entry point that plays ``run`` with output ``keep``: ``'rows'``
-    for a run with a searching seat whatever ``keep`` (:func:`play_summary` sums its rows),
-    else ``keep``.
+    """The output of the compiled entry point that plays ``run`` with output ``keep``
+    (``driver.rows_of`` for ``'rows'``, ``driver.sums_of`` for ``'summary'``): ``'rows'`` for a
+    run with a searching seat whatever ``keep`` (:func:`play_summary` sums its rows), else
+    ``keep``.
 
     A search costs milliseconds a hand, so a kernel adding hands into sums saves such a run
     nothing, while compiling the search into a second entry point cost about 12 s of CPU more,
