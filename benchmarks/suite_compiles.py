@@ -6,6 +6,7 @@ Run the suite with this file as a pytest plug-in, then print the tables::
     python benchmarks/suite_compiles.py -- tests/test_x.py # other pytest arguments after --
     python benchmarks/suite_compiles.py --report FOLDER    # the tables of an earlier recording
     python benchmarks/suite_compiles.py --split "STATEMENT" # every compilation of one statement
+    python benchmarks/suite_compiles.py --split "A" --split "B" # A, then B, in one process
 
 Every *top-level* compilation (numba's public ``"numba:compile"`` event; a kernel's callees are
 counted in their caller's CPU) is written, per pytest process, to ``FOLDER/compiles-*.json``
@@ -16,7 +17,10 @@ by tests (notebook kernels, warm's workers, sweeps run as commands) are not reco
 ``--split`` runs one Python statement in this process instead (``import dominosim as ds`` done)
 and lists every compilation it made, nested ones too, with its CPU including and excluding the
 compilations it started: numba optimises each compiled function with all it calls, so a deep
-chain of separately compiled functions shows as a large *total* at each level.
+chain of separately compiled functions shows as a large *total* at each level. It also gives the
+CPU of the code libraries' LLVM steps (function passes, module passes, machine code), split by
+whether the library is for compiled callers only or for Python. Repeated, ``--split`` runs its
+statements in order in one process, each finding what the ones before it compiled.
 """
 
 from __future__ import annotations
@@ -119,26 +123,69 @@ def report(folder: Path) -> None:
         print(f"| `{test}` | {cpu:.1f} |")
 
 
-def split(statement: str) -> None:
-    """Run ``statement`` with every compilation recorded, then print them by own CPU."""
+LLVM_STEPS = {"_optimize_functions": "function passes", "_optimize_final_module": "module passes",
+              "_finalize_specific": "machine code"}
+"""The code libraries' LLVM steps that ``--split`` times: numba's per-function optimisation of a
+library's own functions, the optimisation of the library with its callees linked in, and emitting
+its machine code."""
+
+
+def _time_llvm_steps(totals: collections.Counter) -> None:
+    """Add the CPU seconds of every library's LLVM steps to ``totals``, by step and by whether the
+    library is for compiled callers only (:mod:`dominosim.fast.core.libraries`)."""
+    from dominosim.fast.core.libraries import Library
+
+    def timer(original, label):
+        def timed(self, *args, **kwargs):
+            start = time.process_time()
+            try:
+                return original(self, *args, **kwargs)
+            finally:
+                kind = "for callers" if self.callers_only else "for Python"
+                totals[(label, kind)] += time.process_time() - start
+
+        return timed
+
+    for method, label in LLVM_STEPS.items():
+        setattr(Library, method, timer(getattr(Library, method), label))
+
+
+def split(statements: list[str]) -> None:
+    """Run ``statements`` in order in this process, each with every compilation and the code
+    libraries' LLVM steps recorded; print each one's compilations by own CPU, then its LLVM steps
+    (a later statement finds what an earlier one compiled)."""
     from numba.core import event
 
+    ds = importlib.import_module("dominosim")
+    steps: collections.Counter = collections.Counter()
+    _time_llvm_steps(steps)
     event.register("numba:compile", _listener())
-    exec(statement, {"ds": importlib.import_module("dominosim")})  # noqa: S102 - the user's own
-    top = sum(r["cpu"] for r in _levels if r["depth"] == 0)
-    print(f"{len(_levels)} compilations, {top:.1f} s of CPU at the top level\n")
-    print("| own CPU s | with its callees | depth | function |\n|---:|---:|---:|---|")
-    for r in sorted(_levels, key=lambda r: -r["own"])[:40]:
-        print(f"| {r['own']:.2f} | {r['cpu']:.2f} | {r['depth']} | `{r['func']}` |")
+    for statement in statements:
+        _levels.clear()
+        steps.clear()
+        start = time.process_time()
+        exec(statement, {"ds": ds})  # noqa: S102 - the user's own
+        cpu = time.process_time() - start
+        top = sum(r["cpu"] for r in _levels if r["depth"] == 0)
+        print(f"{statement}\n\n{cpu:.1f} s of CPU; {len(_levels)} compilations, {top:.1f} s of "
+              "CPU at the top level\n")
+        print("| own CPU s | with its callees | depth | function |\n|---:|---:|---:|---|")
+        for r in sorted(_levels, key=lambda r: -r["own"])[:40]:
+            print(f"| {r['own']:.2f} | {r['cpu']:.2f} | {r['depth']} | `{r['func']}` |")
+        print("\n| LLVM step | libraries | CPU s |\n|---|---|---:|")
+        for (label, kind), t in sorted(steps.items()):
+            print(f"| {label} | {kind} | {t:.1f} |")
+        print()
 
 
 def main() -> None:
     """Run the suite recorded, report an earlier recording, or split one statement's."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--report", type=Path, help="only print the tables of this folder")
-    parser.add_argument("--split", metavar="STATEMENT",
+    parser.add_argument("--split", metavar="STATEMENT", action="append",
                         help="run this Python statement (ds is dominosim) and list every "
-                             "compilation it made")
+                             "compilation it made and its LLVM steps; repeat it for several "
+                             "statements, run in order in one process")
     parser.add_argument("pytest_args", nargs="*", help="pytest's arguments (after --)")
     args = parser.parse_args()
     if args.report:
