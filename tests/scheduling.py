@@ -19,16 +19,3 @@ SOLVER_STACK = pytest.mark.xdist_group("solver_stack")
 seat as the learned player's softmax): about two minutes of CPU for the one, one and a half for
 the other, from an empty cache (``benchmarks/suite_compiles.py``). Run in separate workers, one
 of them waited 135 s for the other's compilation."""
-
-
-def slow_first(items: list[pytest.Item]) -> None:
-    """Put the tests marked ``slow`` first, each part in collection order (a stable sort).
-
-    pytest-xdist hands tests to its workers in collection order (after the groups, largest
-    first), a few at a time as each worker runs out. With the long tests last, as they were
-    (``test_warm.py``'s races of processes compiling together came at the end of the alphabet),
-    one worker was still running them 21 s after the other had finished. Started first, the long
-    tests are spread over both workers and the short ones fill the end
-    (``benchmarks/README.md``, "The suite's long tests first").
-    """
-    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
