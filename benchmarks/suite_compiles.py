@@ -14,6 +14,11 @@ counted in their caller's CPU) is written, per pytest process, to ``FOLDER/compi
 fires no event, so with a warm cache the tables show only what still compiles. Processes started
 by tests (notebook kernels, warm's workers, sweeps run as commands) are not recorded.
 
+Each test's wall time, its worker's CPU and the CPU of the processes it started and waited for
+(``resource.getrusage``) go to ``FOLDER/tests-*.json``: the report gives each worker's span, and the
+tests that waited longest without running anything, most often for a kernel the other worker was
+compiling (``dominosim.fast.core.diskcache``).
+
 ``--split`` runs one Python statement in this process instead (``import dominosim as ds`` done)
 and lists every compilation it made, nested ones too, with its CPU including and excluding the
 compilations it started: numba optimises each compiled function with all it calls, so a deep
@@ -30,11 +35,14 @@ import collections
 import importlib
 import json
 import os
+import resource
 import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
+
+import pytest
 
 ENV = "DOMINOSIM_COMPILE_LOG"
 _records: list[dict] = []
@@ -42,6 +50,15 @@ _records: list[dict] = []
 _levels: list[dict] = []
 """Every compilation, nested ones too, with its depth and its own CPU (``--split``)."""
 _test = {"id": "<collection>"}
+_tests: list[dict] = []
+"""Per test: its start (epoch seconds), wall, the worker's CPU and its reaped children's CPU."""
+
+
+def _cpu() -> tuple[float, float]:
+    """CPU seconds of this process and of its children that have ended and been waited for."""
+    own, children = (resource.getrusage(who) for who in (resource.RUSAGE_SELF,
+                                                         resource.RUSAGE_CHILDREN))
+    return own.ru_utime + own.ru_stime, children.ru_utime + children.ru_stime
 
 
 def _listener():
@@ -81,15 +98,53 @@ def pytest_runtest_logstart(nodeid, location):  # noqa: D103
     _test["id"] = nodeid
 
 
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_protocol(item, nextitem):  # noqa: D103
+    start, (own, children) = time.time(), _cpu()
+    yield
+    end, (own_end, children_end) = time.time(), _cpu()
+    _tests.append({"test": item.nodeid, "start": start, "wall": end - start,
+                   "self": own_end - own, "children": children_end - children})
+
+
+
 def pytest_sessionfinish(session):  # noqa: D103
     folder = os.environ.get(ENV)
     if folder:
         worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
         Path(folder, f"compiles-{worker}-{os.getpid()}.json").write_text(json.dumps(_records))
+        Path(folder, f"tests-{worker}-{os.getpid()}.json").write_text(json.dumps(_tests))
+
+
+def report_waits(folder: Path) -> None:
+    """Print each worker's span and CPU, and the tests that waited longest without running."""
+    rows = []
+    for path in sorted(folder.glob("tests-*.json")):
+        rows += [dict(r, worker=path.stem.split("-")[1]) for r in json.loads(path.read_text())]
+    if not rows:
+        return
+    first = min(r["start"] for r in rows)
+    print("| worker | tests | first start s | last end s | tests' wall s | own CPU s | "
+          "children's CPU s | waiting s |\n|---|---:|---:|---:|---:|---:|---:|---:|")
+    for worker in sorted({r["worker"] for r in rows}):
+        mine = [r for r in rows if r["worker"] == worker]
+        waits = sum(max(0.0, r["wall"] - r["self"]) for r in mine if r["children"] == 0)
+        print(f"| {worker} | {len(mine)} | {min(r['start'] for r in mine) - first:.1f} | "
+              f"{max(r['start'] + r['wall'] for r in mine) - first:.1f} | "
+              f"{sum(r['wall'] for r in mine):.0f} | {sum(r['self'] for r in mine):.0f} | "
+              f"{sum(r['children'] for r in mine):.0f} | {waits:.0f} |")
+    print("\n(waiting: the wall time of the tests that started no process beyond their own CPU)\n")
+    idle = sorted((r for r in rows if r["children"] == 0), key=lambda r: r["self"] - r["wall"])
+    print("| test | worker | start s | wall s | own CPU s |\n|---|---|---:|---:|---:|")
+    for r in idle[:15]:
+        print(f"| `{r['test']}` | {r['worker']} | {r['start'] - first:.1f} | {r['wall']:.1f} | "
+              f"{r['self']:.1f} |")
+    print()
 
 
 def report(folder: Path) -> None:
     """Print the tables of a recording in ``folder``."""
+    report_waits(folder)
     rows = []
     for path in sorted(folder.glob("compiles-*.json")):
         worker = path.stem.split("-")[1]
