@@ -7,6 +7,11 @@ signature another worker is compiling waits for it (``dominosim.fast.core.diskca
 that need the same long compilation, run at the same time in the two workers, leave one core
 idle for that long; in one group they run one after the other in one worker, and the other worker
 goes on with the rest of the suite.
+
+pytest-xdist 3.8 passes a test's group to its scheduler in the test's id, which pytest 9.2 no
+longer lets it rewrite: there every group is ignored without a word, so ``pyproject.toml`` keeps
+pytest below 9.2, and ``tests/test_scheduling.py`` checks that the installed pair keeps a group in
+one worker.
 """
 
 from __future__ import annotations
