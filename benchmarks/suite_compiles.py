@@ -107,7 +107,6 @@ def pytest_runtest_protocol(item, nextitem):  # noqa: D103
                    "self": own_end - own, "children": children_end - children})
 
 
-
 def pytest_sessionfinish(session):  # noqa: D103
     folder = os.environ.get(ENV)
     if folder:
