@@ -94,12 +94,9 @@ def pytest_configure(config):  # noqa: D103 - pytest's hooks
         event.register("numba:compile", _listener())
 
 
-def pytest_runtest_logstart(nodeid, location):  # noqa: D103
-    _test["id"] = nodeid
-
-
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_protocol(item, nextitem):  # noqa: D103
+    _test["id"] = item.nodeid  # the compilations from here on are this test's
     start, (own, children) = time.time(), _cpu()
     yield
     end, (own_end, children_end) = time.time(), _cpu()
@@ -111,15 +108,23 @@ def pytest_sessionfinish(session):  # noqa: D103
     folder = os.environ.get(ENV)
     if folder:
         worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
-        Path(folder, f"compiles-{worker}-{os.getpid()}.json").write_text(json.dumps(_records))
-        Path(folder, f"tests-{worker}-{os.getpid()}.json").write_text(json.dumps(_tests))
+        for kind, rows in (("compiles", _records), ("tests", _tests)):
+            Path(folder, f"{kind}-{worker}-{os.getpid()}.json").write_text(json.dumps(rows))
+
+
+def _recorded(folder: Path, kind: str) -> list[dict]:
+    """The rows of every process's ``kind`` file (``compiles`` or ``tests``) in ``folder``, each
+    with its ``worker``."""
+    rows = []
+    for path in sorted(folder.glob(f"{kind}-*.json")):
+        worker = path.stem.split("-")[1]
+        rows += [dict(r, worker=worker) for r in json.loads(path.read_text())]
+    return rows
 
 
 def report_waits(folder: Path) -> None:
     """Print each worker's span and CPU, and the tests that waited longest without running."""
-    rows = []
-    for path in sorted(folder.glob("tests-*.json")):
-        rows += [dict(r, worker=path.stem.split("-")[1]) for r in json.loads(path.read_text())]
+    rows = _recorded(folder, "tests")
     if not rows:
         return
     first = min(r["start"] for r in rows)
@@ -144,10 +149,7 @@ def report_waits(folder: Path) -> None:
 def report(folder: Path) -> None:
     """Print the tables of a recording in ``folder``."""
     report_waits(folder)
-    rows = []
-    for path in sorted(folder.glob("compiles-*.json")):
-        worker = path.stem.split("-")[1]
-        rows += [dict(r, worker=worker) for r in json.loads(path.read_text())]
+    rows = _recorded(folder, "compiles")
     if not rows:
         print(f"No compilation was recorded in {folder}.")
         return
