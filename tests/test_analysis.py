@@ -69,6 +69,7 @@ def test_win_rates_hand_counted_frame_gives_counts_ties_and_scores():
               pips_0=[0, 2, 3, 5, 1], pips_1=[4, 1, 2, 5, 0], pips_2=[9, 9, 0, 9, 9])
     t = win_rates(f, by="seat")
     assert t["wins"].tolist() == [2, 1, 1]
+    assert t["wins"].dtype == np.int64 and t["hands"].dtype == np.int64  # counts print as counts
     assert t["ties"].tolist() == [0.5, 0.5, 0]
     assert t["score"].tolist() == [0.5, 0.3, 0.2]
     assert t["win_rate"].tolist() == [0.4, 0.2, 0.2]
@@ -101,7 +102,7 @@ def test_win_rates_by_strategy_labels_mixed_partners(block4):
 def test_win_rates_summary_matches_records(block2):
     from_rows = win_rates(block2, by="side", rules=BLOCK2)
     from_sums = win_rates(ds.Summary.from_frame(BLOCK2, block2), by="side")
-    pd.testing.assert_frame_equal(from_rows, from_sums)
+    pd.testing.assert_frame_equal(from_rows, from_sums)  # dtypes too: wins are integers in both
 
 
 def test_win_rates_summary_of_three_sides_has_unknown_ties():

@@ -71,7 +71,7 @@ def _lineup_labels(lineup: Any, facts: Facts) -> list[str]:
 
 
 def _side_tallies(src: Source, relative: bool) -> tuple[np.ndarray, np.ndarray]:
-    """Per side: outright wins, and ties shared (the tie shares summed; NaN if unknown)."""
+    """Per side: outright wins (a count), and ties shared (their shares summed; NaN if unknown)."""
     k = src.facts.n_sides
     if src.rows is not None:
         scores = side_scores(src.rows, src.facts)
@@ -81,11 +81,12 @@ def _side_tallies(src: Source, relative: bool) -> tuple[np.ndarray, np.ndarray]:
             idx = (np.arange(k)[None, :] + shift[:, None]) % k
             scores = np.take_along_axis(scores, idx, axis=1)
             winner = np.where(winner >= 0, (winner - shift) % k, -1)
-        wins = np.array([(winner == j).sum() for j in range(k)], dtype=float)
+        wins = np.array([(winner == j).sum() for j in range(k)], dtype=np.int64)
         return wins, scores.sum(axis=0) - wins
     s = src.totals
     prefix = "rel" if relative else "side"
-    wins = np.array([s[f"{prefix}_wins_{j}"] for j in range(k)])
+    # a summary adds its wins as floats (every total of a summary is one): whole numbers of hands
+    wins = np.rint([s[f"{prefix}_wins_{j}"] for j in range(k)]).astype(np.int64)
     # with two sides every tie is shared by both; with more, the tied sides are not summed
     ties = np.full(k, s["ties"] / 2 if k == 2 else math.nan)
     return wins, ties
