@@ -51,6 +51,40 @@ def test_labels_are_the_solvers_values_of_the_decisions_met_in_play():
     assert np.allclose(data["target"], data["win"] + data["points"] / scale)
 
 
+def test_imitation_labels_mark_the_move_the_imitated_strategy_plays():
+    # bully plays its heaviest tile: the one move marked in each decision is a heaviest one
+    data = label_positions(PAIRS, "random", "imitate:bully", 40, 9, 2, lambda k: None)
+    assert data["decision"].nunique() == 40
+    by = data.groupby("decision")
+    assert (by["target"].sum() == 1).all() and set(data["target"]) == {0.0, 1.0}
+    marked = data[data["target"] == 1]
+    assert (marked["pips"].to_numpy() == by["pips"].max().to_numpy()).all()
+    assert data["win"].isna().all() and data["points"].isna().all()  # no values: choices
+    # the positions are those met in random play, as with the solver's labels
+    solved = label_positions(PAIRS, "random", "solve", 40, 9, 2, lambda k: None)
+    keys = ["hand", "decision", "seat", "tile", "suit", *FEATURE_NAMES]
+    assert data[keys].equals(solved[keys])
+
+
+def test_learn_imitates_a_search_and_repeats_itself_for_a_seed():
+    kw = dict(teacher="imitate:ismcts:30", positions=80, rounds=2, eval_deals=40, seed=6,
+              n_jobs=1, progress=False)
+    a, b = ds.learn(SMALL, **kw), ds.learn(SMALL, **kw)
+    assert a.weights.equals(b.weights) and a.positions.equals(b.positions)
+    assert a.player.metadata["teacher"] == "imitate:ismcts:30"
+    assert "the move the teacher plays" in a.player.metadata["method"]
+    assert (a.positions.groupby(["round", "decision"])["target"].sum() == 1).all()
+
+
+def test_learn_by_imitating_bully_plays_as_bully():
+    fit = ds.learn(SMALL, teacher="imitate:bully", positions=300, rounds=1, eval_deals=40,
+                   seed=2, n_jobs=1, progress=False)
+    played = ds.decisions(SMALL, [fit.player, fit.player], n_hands=300, seed=8)
+    mine = played[played["chosen"]].set_index(["hand", "decision"])["pips"]
+    heaviest = played.groupby(["hand", "decision"])["pips"].max()
+    assert (mine == heaviest.loc[mine.index]).mean() > 0.95
+
+
 def test_fit_recovers_a_linear_rule():
     rng = np.random.default_rng(3)
     n = 400
@@ -156,8 +190,12 @@ def test_mlp_fit_finds_a_rule_no_weighted_sum_can_play():
 
 
 @pytest.mark.parametrize(("bad", "match"), [
-    ({"teacher": "pimc"}, "`teacher` must be 'solve' or 'pimc:N'"),
+    ({"teacher": "pimc"}, "`teacher` must be 'solve', 'pimc:N' with N a positive integer, or "
+                          "'imitate:S' with S a strategy name, but 'pimc' was passed"),
     ({"teacher": "ismcts:10"}, "`teacher` must be"),
+    ({"teacher": "imitate:"}, "`teacher` must be .* but 'imitate:' was passed"),
+    ({"teacher": "imitate:ismcst:10"}, r"`teacher` must be .* but 'imitate:ismcst:10' was passed "
+                                       r"\(The value for `strategies`"),
     ({"positions": 5}, "`positions` must be an integer from 10"),
     ({"rounds": 0}, "`rounds` must be an integer from 1"),
     ({"eval_deals": True}, "`eval_deals` must be an integer"),

@@ -28,8 +28,15 @@ The teachers
     :func:`dominosim.analyze` with ``method='pimc'`` and a budget of ``N`` worlds: the values of
     the moves from the seat's own view (hidden tiles sampled). Slower, and what the ``pimc``
     player would play.
+``"imitate:S"``
+    Imitation: the strategy ``S`` (any strategy name a line-up takes, a search such as
+    ``"ismcts:1000"`` above all) is asked at each decision, from the seat's view and on a stream
+    of its own, and the move it plays is the target (1, the other moves 0; ``win`` and
+    ``points`` are NaN). No values, only choices, but cheap: ``ismcts:1000`` makes a Block 4p
+    decision in about 1.5 ms, and imitating it fitted the strongest learned players measured
+    (``benchmarks/README.md``, "A small MLP inside the kernel").
 
-A move's target is ``win + points / (2 * P)``, ``win`` the teacher's win value (1, 1/2, 0) and
+A value teacher's target for a move is ``win + points / (2 * P)``, ``win`` the teacher's win value (1, 1/2, 0) and
 ``points`` its points (negative when the side loses), ``P`` the pips of the whole set: winning
 first, then by more. Only the differences between the moves of one decision matter to a player, so
 the features and targets are centred within each decision before the fit (a ridge regression
@@ -67,21 +74,27 @@ from ..checks import check_choice, check_jobs, refuse
 from ..fast.players.weighted import MAX_HIDDEN
 from ..progress import bar, want_progress
 from ..reference.game import Move
-from ..rng import check_seed
+from ..rng import Stream, check_seed
 from ..rules import Rules, check_rules
 from ..simulation.duplicate import compare
 from ..simulation.play import replay
 from ..solver.position import Position
 from ..strategies.features import CONTEXT, FEATURE_NAMES, move_features
+from ..strategies.lineup import resolve_lineup
+from ..strategies.styles import Strategy
+from ..strategies.view import view_of
 from ..strategies.weighted import MLP, Weighted
 from ..tiles import tile_id
 from .tune import MAX_DEALS, full_vector, seed_of, tuned_features, unit_scaled
 
 DOMAIN_LEARN = 0x5C3A1E94D7B20F63
 """The random domain of the hands :func:`learn` plays and of its teacher's samples."""
-TEACHERS = ("solve", "pimc:N")
-"""The teachers :func:`learn` takes: the perfect-information solver on the real deal, or
-:func:`dominosim.analyze`'s ``pimc`` with ``N`` worlds."""
+TEACHERS = ("solve", "pimc:N", "imitate:S")
+"""The teachers :func:`learn` takes: the perfect-information solver on the real deal,
+:func:`dominosim.analyze`'s ``pimc`` with ``N`` worlds, or the moves strategy ``S`` plays."""
+IMITATE = "imitate:"
+"""The prefix of an imitation teacher (``"imitate:S"``)."""
+_ALLOWED = "'solve', 'pimc:N' with N a positive integer, or 'imitate:S' with S a strategy name"
 TABLE_BITS = 20
 """The solver's table (``2**TABLE_BITS`` positions, 16 MB per thread) for the ``"solve"`` teacher."""
 MAX_HANDS_PER_POSITION = 100
@@ -128,23 +141,32 @@ class Learning:
     seconds: float = 0.0
 
 
-def check_teacher(teacher: Any) -> int:
-    """The worlds of a ``"pimc:N"`` teacher, or 0 for ``"solve"``; refuses anything else.
+def check_teacher(teacher: Any, rules: Rules | None = None) -> int | str:
+    """The worlds of a ``"pimc:N"`` teacher, 0 for ``"solve"``, or the strategy name ``S`` of an
+    ``"imitate:S"`` teacher (with ``rules``: a strategy that plays them); refuses anything else.
 
-    >>> check_teacher("solve"), check_teacher("pimc:50")
-    (0, 50)
+    >>> check_teacher("solve"), check_teacher("pimc:50"), check_teacher("imitate:ismcts:1000")
+    (0, 50, 'ismcts:1000')
     >>> check_teacher("pimc")
     Traceback (most recent call last):
     ...
-    ValueError: The value for `teacher` must be 'solve' or 'pimc:N' with N a positive integer, but 'pimc' was passed.
+    ValueError: The value for `teacher` must be 'solve', 'pimc:N' with N a positive integer, or 'imitate:S' with S a strategy name, but 'pimc' was passed.
     """
     if teacher == "solve":
         return 0
     if isinstance(teacher, str) and teacher.startswith("pimc:") and teacher[5:].isdigit() \
             and 0 < int(teacher[5:]) <= 1_000_000:
         return int(teacher[5:])
-    raise ValueError("The value for `teacher` must be 'solve' or 'pimc:N' with N a positive "
-                     f"integer, but {teacher!r} was passed.")
+    if isinstance(teacher, str) and teacher.startswith(IMITATE) and teacher != IMITATE:
+        name = teacher[len(IMITATE):]
+        if rules is not None:
+            try:
+                resolve_lineup(rules, name)
+            except ValueError as error:
+                raise ValueError(f"The value for `teacher` must be {_ALLOWED}, but {teacher!r} "
+                                 f"was passed ({error})") from None
+        return name
+    raise ValueError(f"The value for `teacher` must be {_ALLOWED}, but {teacher!r} was passed.")
 
 
 def decision_points(rules: Rules, lineup: Any, seed: int, hand: int) -> list[Position]:
@@ -162,7 +184,7 @@ def decision_points(rules: Rules, lineup: Any, seed: int, hand: int) -> list[Pos
 
 
 def _values(position: Position, moves: list[Move], worlds: int, seed: int) -> np.ndarray:
-    """The teacher's ``(win, points)`` of each move, shape (moves, 2)."""
+    """A value teacher's ``(win, points)`` of each move, shape (moves, 2)."""
     if worlds == 0:
         from ..fast.search.solve import win_and_points
         from ..solver.solve import solve_state
@@ -179,23 +201,41 @@ def _values(position: Position, moves: list[Move], worlds: int, seed: int) -> np
     return table[["win", "points"]].to_numpy(dtype=np.float64)[rows]
 
 
-def _label(position: Position, worlds: int, seed: int, scale: float) -> np.ndarray:
-    """One row per legal move: seat, tile id, suit, the features, win, points, target."""
+def _played(position: Position, moves: list[Move], strategy: Strategy, seed: int) -> np.ndarray:
+    """1 for the move ``strategy`` plays at ``position`` (on the stream ``seed``), 0 for the rest."""
+    seat = position.to_move
+    view = view_of(position.state, seat, omniscient=getattr(strategy, "omniscient", False) is True,
+                   to_move=seat)
+    move = strategy.choose(view, moves, Stream(seed))
+    return np.array([1.0 if m == move else 0.0 for m in moves])
+
+
+def _label(position: Position, teacher: int | Strategy, seed: int, scale: float) -> np.ndarray:
+    """One row per legal move: seat, tile id, suit, the features, win, points, target.
+
+    ``teacher`` is the worlds of a value teacher (0: the solver), or the strategy imitated.
+    """
     moves = position.legal_moves()
     view = position.view(position.to_move)
-    values = _values(position, moves, worlds, seed)
+    if isinstance(teacher, int):
+        win, points = _values(position, moves, teacher, seed).T
+        targets = np.stack([win, points, win + points / scale], axis=1)
+    else:
+        chosen = _played(position, moves, teacher, seed)
+        targets = np.stack([np.full_like(chosen, np.nan), np.full_like(chosen, np.nan), chosen],
+                           axis=1)
     rows = []
-    for move, (win, points) in zip(moves, values, strict=True):
+    for move, values in zip(moves, targets, strict=True):
         head = [position.to_move, tile_id(move.tile), move.suit]
-        rows.append(np.concatenate([head, move_features(view, move),
-                                    [win, points, win + points / scale]]))
+        rows.append(np.concatenate([head, move_features(view, move), values]))
     return np.array(rows)
 
 
 def label_positions(rules: Rules, lineup: Any, teacher: str, n: int, seed: int,
                     n_jobs: int, tick: Callable[[int], None]) -> pd.DataFrame:
     """Label the first ``n`` decisions met in the hands of run ``seed`` played by ``lineup``."""
-    worlds = check_teacher(teacher)
+    spec = check_teacher(teacher, rules)
+    how: int | Strategy = resolve_lineup(rules, spec)[0] if isinstance(spec, str) else spec
     scale = 2.0 * rules.max_pip * (rules.max_pip + 1) * (rules.max_pip + 2) / 2
     positions: list[tuple[int, Position]] = []
     hand = 0
@@ -209,7 +249,7 @@ def label_positions(rules: Rules, lineup: Any, teacher: str, n: int, seed: int,
     positions = positions[:n]
 
     def one(i: int) -> np.ndarray:
-        rows = _label(positions[i][1], worlds, seed_of(seed, DOMAIN_LEARN, 7, i), scale)
+        rows = _label(positions[i][1], how, seed_of(seed, DOMAIN_LEARN, 7, i), scale)
         tick(1)
         return np.column_stack([np.full(len(rows), positions[i][0]), np.full(len(rows), i), rows])
 
@@ -345,6 +385,17 @@ def _check(rules: Any, positions: Any, rounds: Any, eval_deals: Any, alpha: Any)
                          f"{alpha!r} was passed.")
 
 
+def _method(model: str, imitating: bool) -> str:
+    """The player's metadata ``method``: how it was fitted."""
+    what = ("the move the teacher plays (1, the others 0)" if imitating
+            else "the teacher's move values")
+    if model == "linear":
+        return (f"expert iteration; ridge regression (scikit-learn) of {what} on the features, "
+                "centred within each decision")
+    return (f"expert iteration; MLPRegressor (scikit-learn, one hidden layer of ReLU units) of "
+            f"{what}, centred within each decision, on the standardised features")
+
+
 def learn(rules: Rules, teacher: str = "solve", *, positions: int = 20_000, rounds: int = 4,
           start: Any = "tuned", against: Any = "tuned", eval_deals: int = 2000,
           alpha: float = 1.0, model: str = "linear", hidden: int = 32, seed: int = 0,
@@ -358,8 +409,10 @@ def learn(rules: Rules, teacher: str = "solve", *, positions: int = 20_000, roun
         The rules to learn (the player refuses any other).
     teacher : str
         ``"solve"`` (the perfect-information solver on the real deal, the default: the cheapest
-        teacher, see :mod:`dominosim.players.learn`) or ``"pimc:N"`` (:func:`dominosim.analyze`
-        with ``N`` worlds, from the seat's view).
+        teacher of values, see :mod:`dominosim.players.learn`), ``"pimc:N"``
+        (:func:`dominosim.analyze` with ``N`` worlds, from the seat's view), or ``"imitate:S"``
+        (the move strategy ``S`` plays is the target: ``"imitate:ismcts:1000"`` imitates a
+        search).
     positions : int
         Decisions to label per round (every legal move of each is labelled).
     rounds : int
@@ -416,7 +469,7 @@ def learn(rules: Rules, teacher: str = "solve", *, positions: int = 20_000, roun
     if isinstance(hidden, bool) or not isinstance(hidden, (int, np.integer)) \
             or not 1 <= hidden <= MAX_HIDDEN:
         raise refuse("hidden", f"an integer from 1 to {MAX_HIDDEN}", hidden)
-    check_teacher(teacher)
+    check_teacher(teacher, rules)
     check_seed(seed)
     if not isinstance(name, str) or not name:
         raise ValueError(f"The value for `name` must be a non-empty string, but {name!r} was "
@@ -462,11 +515,7 @@ def learn(rules: Rules, teacher: str = "solve", *, positions: int = 20_000, roun
         "eval_deals": int(eval_deals), "model": model,
         **({"alpha": float(alpha)} if model == "linear" else
            {"hidden": int(hidden), "penalty": MLP_PENALTY}),
-        "method": "expert iteration; ridge regression (scikit-learn) of the teacher's move "
-                  "values on the features, centred within each decision" if model == "linear"
-                  else "expert iteration; MLPRegressor (scikit-learn, one hidden layer of ReLU "
-                       "units) of the teacher's move values, centred within each decision, on "
-                       "the standardised features"})
+        "method": _method(model, isinstance(check_teacher(teacher), str))})
     used = data[data["round"] <= chosen].reset_index(drop=True)
     return Learning(player, player.weights, pd.DataFrame(rows), used,
                     time.perf_counter() - started)
