@@ -51,6 +51,13 @@ choice is), and each of ``--players`` (names, or player files with ``{game}`` in
 the path) is asked too; the table gives each share of decisions on which the move equals the one
 the teacher played.
 
+``python benchmarks/bench_learn.py learn`` (``--games``, ``--teacher``, ``--positions`` decisions a
+round, ``--rounds``, ``--start``, ``--hidden`` (0: the linear model), ``--label-seed`` as
+``ds.learn``'s seed, ``--save DIR``, and ``--against``, ``--deals``, ``--seed``): ``ds.learn`` as a
+user runs it (``--teacher imitate:ismcts:1000`` for imitation; each round measured against
+``tuned`` on 2,000 duplicate deals, its default), its rounds, wall and CPU seconds, then the
+player it returns against ``--against`` on ``--deals`` duplicate deals of ``--seed``.
+
 ``python benchmarks/bench_learn.py models`` (``--positions 20000``, ``--games draw``): one round's
 labels (the ``solve`` teacher on the decisions of ``tuned``'s hands, seed 77) fitted three ways
 (the ridge regression of ``ds.learn``; a logistic regression of "the move is among the teacher's
@@ -199,6 +206,24 @@ def mlp(args) -> None:
             lineup = player
 
 
+def learn(args) -> None:
+    """Print ``ds.learn``'s rounds, its time, and its player against ``args.against``."""
+    model = "mlp" if args.hidden else "linear"
+    for game in args.games:
+        rules = TUNED_RULES[game]
+        t0, c0 = time.perf_counter(), time.process_time()
+        fit = ds.learn(rules, args.teacher, positions=args.positions, rounds=args.rounds,
+                       start=args.start, model=model, hidden=max(args.hidden, 1),
+                       seed=args.label_seed, name=f"learn_{game}_{model}{args.hidden or ''}",
+                       progress=False)
+        wall, cpu = time.perf_counter() - t0, time.process_time() - c0
+        print(fit.rounds.to_markdown(index=False, floatfmt=".3f"))
+        print(f"\n{NAMES[game]}: ds.learn took {wall:.0f} s of wall time, {cpu:.0f} s of CPU; "
+              f"{len(fit.positions):,} labelled moves kept", flush=True)
+        print(f"| {NAMES[game]} | {args.teacher} | {model} | {fit.rounds['best'].idxmax()} | "
+              f"{args.against} | {_edge(rules, fit.player, args)} |", flush=True)
+
+
 def asked(rules, student, teacher: str, hands: int, seed: int):
     """The decisions of ``hands`` hands of ``student`` at every seat (the reference engine), each
     marked ``chosen`` where ``teacher`` would have played."""
@@ -276,7 +301,7 @@ def agree(args) -> None:
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("what", choices=["speed", "strength", "models", "compile", "mlp",
-                                         "dagger", "agree"])
+                                         "dagger", "agree", "learn"])
     parser.add_argument("--players", nargs="*", default=["learned", "tuned"])
     parser.add_argument("--teacher", default="ismcts:1000")
     parser.add_argument("--rounds", type=int, default=1)
@@ -304,6 +329,8 @@ def main(argv: list[str] | None = None) -> None:
         dagger(args)
     elif args.what == "agree":
         agree(args)
+    elif args.what == "learn":
+        learn(args)
     elif args.what == "models":
         models(args.positions, args.games)
     else:

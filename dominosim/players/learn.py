@@ -129,7 +129,8 @@ class Learning:
         duplicate deals every round), ``seconds`` and ``best`` (the round returned).
     positions : pandas.DataFrame
         Every labelled move: ``round``, ``hand``, ``decision`` (its number in the round), ``seat``,
-        ``tile`` (id), ``suit``, the features, ``win``, ``points`` and ``target``.
+        ``tile`` (id), ``suit``, the features, ``win``, ``points`` (NaN under an
+        ``"imitate:S"`` teacher) and ``target``.
     seconds : float
         Wall time.
     """
