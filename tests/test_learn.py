@@ -76,6 +76,13 @@ def test_learn_imitates_a_search_and_repeats_itself_for_a_seed():
     assert (a.positions.groupby(["round", "decision"])["target"].sum() == 1).all()
 
 
+def test_imitation_labels_are_the_same_on_one_thread_and_on_two():
+    # each labelling thread asks a copy of the search (one object serves one decision at a time)
+    one = label_positions(SMALL, "random", "imitate:ismcts:30", 60, 5, 1, lambda k: None)
+    two = label_positions(SMALL, "random", "imitate:ismcts:30", 60, 5, 2, lambda k: None)
+    assert one.equals(two) and one["target"].sum() == 60
+
+
 def test_learn_by_imitating_bully_plays_as_bully():
     fit = ds.learn(SMALL, teacher="imitate:bully", positions=300, rounds=1, eval_deals=40,
                    seed=2, n_jobs=1, progress=False)

@@ -62,6 +62,8 @@ The models
 
 from __future__ import annotations
 
+import copy
+import threading
 import time
 import warnings
 from collections.abc import Callable, Sequence
@@ -251,8 +253,20 @@ def label_positions(rules: Rules, lineup: Any, teacher: str, n: int, seed: int,
         hand += 1
     positions = positions[:n]
 
+    mine = threading.local()
+
+    def asked() -> int | Strategy:
+        """``how``, or this thread's copy of the imitated strategy: a search object serves one
+        decision at a time (its lock), so threads sharing one would take turns.
+        """
+        if isinstance(how, int):
+            return how
+        if not hasattr(mine, "teacher"):
+            mine.teacher = copy.copy(how)
+        return mine.teacher
+
     def one(i: int) -> np.ndarray:
-        rows = _label(positions[i][1], how, seed_of(seed, DOMAIN_LEARN, 7, i), scale)
+        rows = _label(positions[i][1], asked(), seed_of(seed, DOMAIN_LEARN, 7, i), scale)
         tick(1)
         return np.column_stack([np.full(len(rows), positions[i][0]), np.full(len(rows), i), rows])
 
