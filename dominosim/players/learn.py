@@ -146,9 +146,9 @@ class Learning:
     seconds: float = 0.0
 
 
-def check_teacher(teacher: Any, rules: Rules | None = None) -> int | str:
+def check_teacher(teacher: Any) -> int | str:
     """The worlds of a ``"pimc:N"`` teacher, 0 for ``"solve"``, or the strategy name ``S`` of an
-    ``"imitate:S"`` teacher (with ``rules``: a strategy that plays them); refuses anything else.
+    ``"imitate:S"`` teacher; refuses anything else (:func:`teacher_for` also resolves ``S``).
 
     >>> check_teacher("solve"), check_teacher("pimc:50"), check_teacher("imitate:ismcts:1000")
     (0, 50, 'ismcts:1000')
@@ -163,15 +163,23 @@ def check_teacher(teacher: Any, rules: Rules | None = None) -> int | str:
             and 0 < int(teacher[5:]) <= 1_000_000:
         return int(teacher[5:])
     if isinstance(teacher, str) and teacher.startswith(IMITATE) and teacher != IMITATE:
-        name = teacher[len(IMITATE):]
-        if rules is not None:
-            try:
-                resolve_lineup(rules, name)
-            except ValueError as error:
-                raise ValueError(f"The value for `teacher` must be {_ALLOWED}, but {teacher!r} "
-                                 f"was passed ({error})") from None
-        return name
+        return teacher[len(IMITATE):]
     raise ValueError(f"The value for `teacher` must be {_ALLOWED}, but {teacher!r} was passed.")
+
+
+def teacher_for(teacher: Any, rules: Rules) -> int | Strategy:
+    """What labels the moves under ``rules``: a value teacher's worlds (:func:`check_teacher`),
+    or the strategy an ``"imitate:S"`` teacher imitates, refused in one line if it cannot play
+    ``rules``.
+    """
+    spec = check_teacher(teacher)
+    if isinstance(spec, int):
+        return spec
+    try:
+        return resolve_lineup(rules, spec)[0]
+    except ValueError as error:
+        raise ValueError(f"The value for `teacher` must be {_ALLOWED}, but {teacher!r} was "
+                         f"passed ({error})") from None
 
 
 def decision_points(rules: Rules, lineup: Any, seed: int, hand: int) -> list[Position]:
@@ -239,8 +247,7 @@ def _label(position: Position, teacher: int | Strategy, seed: int, scale: float)
 def label_positions(rules: Rules, lineup: Any, teacher: str, n: int, seed: int,
                     n_jobs: int, tick: Callable[[int], None]) -> pd.DataFrame:
     """Label the first ``n`` decisions met in the hands of run ``seed`` played by ``lineup``."""
-    spec = check_teacher(teacher, rules)
-    how: int | Strategy = resolve_lineup(rules, spec)[0] if isinstance(spec, str) else spec
+    how = teacher_for(teacher, rules)
     scale = 2.0 * rules.max_pip * (rules.max_pip + 1) * (rules.max_pip + 2) / 2
     positions: list[tuple[int, Position]] = []
     hand = 0
@@ -486,7 +493,7 @@ def learn(rules: Rules, teacher: str = "solve", *, positions: int = 20_000, roun
     if isinstance(hidden, bool) or not isinstance(hidden, (int, np.integer)) \
             or not 1 <= hidden <= MAX_HIDDEN:
         raise refuse("hidden", f"an integer from 1 to {MAX_HIDDEN}", hidden)
-    check_teacher(teacher, rules)
+    imitating = not isinstance(teacher_for(teacher, rules), int)
     check_seed(seed)
     if not isinstance(name, str) or not name:
         raise ValueError(f"The value for `name` must be a non-empty string, but {name!r} was "
@@ -532,7 +539,7 @@ def learn(rules: Rules, teacher: str = "solve", *, positions: int = 20_000, roun
         "eval_deals": int(eval_deals), "model": model,
         **({"alpha": float(alpha)} if model == "linear" else
            {"hidden": int(hidden), "penalty": MLP_PENALTY}),
-        "method": _method(model, isinstance(check_teacher(teacher), str))})
+        "method": _method(model, imitating)})
     used = data[data["round"] <= chosen].reset_index(drop=True)
     return Learning(player, player.weights, pd.DataFrame(rows), used,
                     time.perf_counter() - started)
